@@ -1,0 +1,32 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The gateway (the "core service") serves the built app and every backend path at one origin.
+// In development Vite serves the app and forwards those paths, so the browser code never needs
+// to know a second origin. CORE_URL matches the variable the services use (DESIGN §5).
+const coreUrl = process.env.CORE_URL ?? 'http://localhost:5000';
+const backendPaths = ['/api', '/auth', '/readyz', '/healthz', '/upload'];
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: Object.fromEntries(backendPaths.map((path) => [path, { target: coreUrl }])),
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Spec §7: lazy chunks are served from static/js. Keeping every emitted file under static/
+    // also lets the gateway give them long-lived cache headers without touching index.html.
+    assetsDir: 'static',
+    rolldownOptions: {
+      output: {
+        entryFileNames: 'static/js/[name]-[hash].js',
+        chunkFileNames: 'static/js/[name]-[hash].js',
+        assetFileNames: (asset) =>
+          asset.names.some((name) => name.endsWith('.css'))
+            ? 'static/css/[name]-[hash][extname]'
+            : 'static/media/[name]-[hash][extname]',
+      },
+    },
+  },
+});
