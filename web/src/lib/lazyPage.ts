@@ -9,7 +9,10 @@ export class ChunkLoadError extends Error {
 }
 
 /** Races a dynamic import against the chunk timeout; other failures are wrapped, not hidden. */
-export function withTimeout<T>(load: () => Promise<T>, timeoutMs = CHUNK_LOAD_TIMEOUT_MS): Promise<T> {
+export function withTimeout<T>(
+  load: () => Promise<T>,
+  timeoutMs = CHUNK_LOAD_TIMEOUT_MS,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new ChunkLoadError(`Loading a page chunk timed out after ${timeoutMs} ms`)),

@@ -41,9 +41,7 @@ export async function fetchReadiness(path: string = READINESS_PATH): Promise<Rea
 function isReadiness(value: unknown): value is Readiness {
   if (typeof value !== 'object' || value === null) return false;
   const { status, checks } = value as Record<string, unknown>;
-  return (
-    (status === 'ok' || status === 'error') && typeof checks === 'object' && checks !== null
-  );
+  return (status === 'ok' || status === 'error') && typeof checks === 'object' && checks !== null;
 }
 
 /** A dependency the report does not mention counts as down: silence is not health. */

@@ -8,7 +8,12 @@ const POLL_WHILE_UP_MS = 30_000;
 export function useReadiness() {
   return useSWR<Readiness, Error>(READINESS_PATH, fetchReadiness, {
     refreshInterval: (latest) => (latest?.status === 'ok' ? POLL_WHILE_UP_MS : POLL_WHILE_DOWN_MS),
-    // The probe is cheap and its answer changes; a stale "up" on focus would mislead.
-    revalidateOnFocus: true,
+    // SWR pauses interval polling while the last attempt failed and hands over to error retry,
+    // whose default backoff grows to minutes and gives up after the app-wide retry count. An
+    // unreachable gateway (a restart, say) is exactly when this panel must keep asking, so it
+    // retries at the steady "down" pace, without a limit.
+    onErrorRetry: (_error, _key, _config, revalidate, options) => {
+      setTimeout(() => void revalidate(options), POLL_WHILE_DOWN_MS);
+    },
   });
 }
