@@ -1,0 +1,28 @@
+/**
+ * The response envelope of every core-service call (product spec §3, §7): `{status, type, error, data}`.
+ * On success `type` and `error` are null; on failure `data` is null and `type` names the error kind
+ * the web shows as `{type or Error}: {error}` (spec §8).
+ */
+export interface SuccessEnvelope<T> {
+  status: 'success';
+  type: null;
+  error: null;
+  data: T;
+}
+
+export interface ErrorEnvelope {
+  status: 'error';
+  type: string;
+  error: string;
+  data: null;
+}
+
+export type ApiEnvelope<T> = SuccessEnvelope<T> | ErrorEnvelope;
+
+export function success<T>(data: T): SuccessEnvelope<T> {
+  return { status: 'success', type: null, error: null, data };
+}
+
+export function failure(type: string, error: string): ErrorEnvelope {
+  return { status: 'error', type, error, data: null };
+}

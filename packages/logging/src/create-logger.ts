@@ -1,0 +1,23 @@
+import { pino, type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+export interface LoggerOptions {
+  service: string;
+  level?: string;
+  /** Where lines go; defaults to stdout. Tests pass a stream to read what was logged. */
+  destination?: NodeJS.WritableStream;
+}
+
+/** One JSON object per line, with the service name on every line so mixed logs stay readable. */
+export function createLogger({ service, level = 'info', destination }: LoggerOptions): Logger {
+  return pino(
+    {
+      level,
+      base: { service },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination ?? pino.destination({ sync: false }),
+  );
+}

@@ -1,0 +1,2 @@
+export * from './base-stores.js';
+export * from './isolated-stores.js';

@@ -1,0 +1,53 @@
+import {
+  Global,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  Inject,
+  Injectable,
+} from '@nestjs/common';
+import { ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
+import { createPrismaClient, PrismaClient } from '@memtrail/db';
+import { createRedisConnection } from '@memtrail/queue';
+import { Redis } from 'ioredis';
+import { GatewayConfig } from '../config.js';
+
+/** Closes every connection when Nest shuts down, so SIGTERM never leaves sockets half open. */
+@Injectable()
+class ConnectionCloser implements OnApplicationShutdown {
+  constructor(
+    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(Redis) private readonly redis: Redis,
+    @Inject(ClientProxy) private readonly query: ClientProxy,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([this.prisma.$disconnect(), this.redis.quit(), this.query.close()]);
+  }
+}
+
+/** The gateway's connections to Postgres, Redis and the query service, injectable by type. */
+@Global()
+@Module({})
+export class InfraModule {
+  static register(config: GatewayConfig): DynamicModule {
+    return {
+      module: InfraModule,
+      providers: [
+        { provide: GatewayConfig, useValue: config },
+        { provide: PrismaClient, useFactory: () => createPrismaClient(config.DATABASE_URL) },
+        { provide: Redis, useFactory: () => createRedisConnection(config.REDIS_URL) },
+        {
+          provide: ClientProxy,
+          useFactory: () =>
+            ClientProxyFactory.create({
+              transport: Transport.TCP,
+              options: { host: config.QUERY_HOST, port: config.QUERY_PORT },
+            }),
+        },
+        ConnectionCloser,
+      ],
+      exports: [GatewayConfig, PrismaClient, Redis, ClientProxy],
+    };
+  }
+}

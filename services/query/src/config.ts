@@ -1,0 +1,23 @@
+import { IsInt, IsString, Max, Min } from 'class-validator';
+import { CommonConfig, IsHttpUrl, IsPostgresUrl } from '@memtrail/config';
+
+/** Every variable the query service reads; validated at start-up (see README "Configuration"). */
+export class QueryConfig extends CommonConfig {
+  /** Interface the TCP transport binds; the gateway reaches it at QUERY_HOST:QUERY_PORT. */
+  @IsString()
+  QUERY_BIND_HOST: string = '127.0.0.1';
+
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  QUERY_PORT: number = 5001;
+
+  @IsPostgresUrl()
+  DATABASE_URL!: string;
+
+  @IsHttpUrl()
+  CLICKHOUSE_URL!: string;
+
+  @IsString()
+  CLICKHOUSE_DATABASE: string = 'memtrail';
+}

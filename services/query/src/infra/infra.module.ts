@@ -1,0 +1,45 @@
+import {
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { ClickHouseClient, createClickHouse } from '@memtrail/clickhouse';
+import { createPrismaClient, PrismaClient } from '@memtrail/db';
+import { QueryConfig } from '../config.js';
+
+@Injectable()
+class ConnectionCloser implements OnApplicationShutdown {
+  constructor(
+    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([this.prisma.$disconnect(), this.clickhouse.close()]);
+  }
+}
+
+/** Postgres (metadata) and ClickHouse (per-symbol data), injectable by type. */
+@Global()
+@Module({})
+export class InfraModule {
+  static register(config: QueryConfig): DynamicModule {
+    return {
+      module: InfraModule,
+      providers: [
+        { provide: QueryConfig, useValue: config },
+        { provide: PrismaClient, useFactory: () => createPrismaClient(config.DATABASE_URL) },
+        {
+          provide: ClickHouseClient,
+          useFactory: () =>
+            createClickHouse({ url: config.CLICKHOUSE_URL, database: config.CLICKHOUSE_DATABASE }),
+        },
+        ConnectionCloser,
+      ],
+      exports: [QueryConfig, PrismaClient, ClickHouseClient],
+    };
+  }
+}
