@@ -1,0 +1,6 @@
+export {
+  startClickHouseLocal,
+  type ClickHouseLocal,
+  type ClickHouseLocalOptions,
+} from './server.js';
+export { ClickHouseException } from './errors.js';
