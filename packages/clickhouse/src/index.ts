@@ -1,0 +1,24 @@
+export { ClickHouseClient, ClickHouseError, type ClickHouseSettings } from '@clickhouse/client';
+export { createClickHouse, pingClickHouse, type ClickHouseOptions } from './client.js';
+export { quoteDatabaseName } from './identifiers.js';
+export {
+  migrate,
+  MIGRATIONS_TABLE,
+  type AppliedMigration,
+  type MigrateOptions,
+  type MigrateResult,
+  type MigrationEvent,
+} from './migrations/migrate.js';
+export {
+  DEFAULT_MIGRATIONS_DIR,
+  loadMigrations,
+  splitStatements,
+  type Migration,
+} from './migrations/files.js';
+export { LOCK_TABLE, MigrationLock, type LockOptions } from './migrations/lock.js';
+export {
+  MigrationChecksumError,
+  MigrationFailedError,
+  MigrationLockTimeoutError,
+  UnknownAppliedMigrationError,
+} from './migrations/errors.js';

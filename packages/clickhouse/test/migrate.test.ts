@@ -1,0 +1,337 @@
+import { cp, mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ClickHouseLogLevel, type ClickHouseClient } from '@clickhouse/client';
+import { startClickHouseLocal, type ClickHouseLocal } from '@memtrail/clickhouse-local';
+import {
+  createClickHouse,
+  DEFAULT_MIGRATIONS_DIR,
+  loadMigrations,
+  migrate,
+  MigrationChecksumError,
+  MigrationLock,
+  pingClickHouse,
+  UnknownAppliedMigrationError,
+} from '../src/index.js';
+
+describe('ClickHouse migrations', () => {
+  let server: ClickHouseLocal;
+  let dataDir: string;
+  let client: ClickHouseClient;
+  let n = 0;
+  const freshDatabase = () => `migrate_test_${++n}`;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'memtrail-ch-migrate-'));
+    server = await startClickHouseLocal({ dataDir, port: 0 });
+    client = createClickHouse({ url: server.url, logLevel: ClickHouseLogLevel.OFF });
+  });
+  afterAll(async () => {
+    await client.close();
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const query = async <T>(sql: string, params?: Record<string, unknown>): Promise<T[]> => {
+    const result = await client.query({
+      query: sql,
+      format: 'JSONEachRow',
+      ...(params ? { query_params: params } : {}),
+    });
+    return result.json<T>();
+  };
+
+  it('pings the server through the configured client', async () => {
+    await expect(pingClickHouse(client)).resolves.toBeUndefined();
+  });
+
+  it('applies every migration once and nothing on the second run', async () => {
+    const database = freshDatabase();
+    const files = await loadMigrations();
+    const first = await migrate({ url: server.url, database });
+    expect(first.applied.map((m) => m.file)).toEqual(files.map((f) => f.file));
+    expect(first.alreadyApplied).toBe(0);
+
+    const second = await migrate({ url: server.url, database });
+    expect(second.applied).toEqual([]);
+    expect(second.alreadyApplied).toBe(files.length);
+
+    const recorded = await query<{ version: number; name: string }>(
+      `SELECT version, name FROM ${database}.schema_migrations ORDER BY version`,
+    );
+    expect(recorded).toEqual(files.map((f) => ({ version: f.version, name: f.name })));
+  });
+
+  it('creates the versioned tables with the expected columns and keys', async () => {
+    const database = freshDatabase();
+    await migrate({ url: server.url, database });
+    const columns = async (table: string) =>
+      (
+        await query<{ name: string }>(
+          'SELECT name FROM system.columns WHERE database = {db:String} AND table = {t:String} ORDER BY position',
+          { db: database, t: table },
+        )
+      ).map((c) => c.name);
+
+    expect(await columns('symbols_v1')).toEqual([
+      'project_id',
+      'target_id',
+      'report_id',
+      'commit_sha',
+      'commit_time',
+      'symbol_index',
+      'name',
+      'full_name',
+      'address',
+      'size',
+      'type',
+      'binding',
+      'visibility',
+      'section',
+      'region',
+      'source_file',
+      'source_line',
+      'archive',
+      'object_file',
+      'ingest_version',
+    ]);
+    expect(await columns('sections_v1')).toEqual(
+      expect.arrayContaining([
+        'project_id',
+        'target_id',
+        'report_id',
+        'commit_time',
+        'region',
+        'name',
+        'address',
+        'size',
+        'type',
+        'ingest_version',
+      ]),
+    );
+    expect(await columns('regions_v1')).toEqual(
+      expect.arrayContaining([
+        'project_id',
+        'target_id',
+        'report_id',
+        'commit_time',
+        'name',
+        'address',
+        'limit_size',
+        'used_size',
+        'ingest_version',
+      ]),
+    );
+
+    const tables = await query<{ name: string; engine: string; sorting_key: string }>(
+      `SELECT name, engine, sorting_key FROM system.tables
+       WHERE database = {db:String} AND name LIKE '%\\_v1' ORDER BY name`,
+      { db: database },
+    );
+    expect(tables).toEqual([
+      {
+        name: 'regions_v1',
+        engine: 'ReplacingMergeTree',
+        sorting_key: 'project_id, target_id, commit_time, report_id, name',
+      },
+      {
+        name: 'sections_v1',
+        engine: 'ReplacingMergeTree',
+        sorting_key: 'project_id, target_id, commit_time, report_id, region, name, address',
+      },
+      {
+        name: 'symbols_v1',
+        engine: 'ReplacingMergeTree',
+        sorting_key: 'project_id, target_id, report_id, name, address, symbol_index',
+      },
+    ]);
+  });
+
+  it('honours deduplication tokens and versions on the symbol table', async () => {
+    const database = freshDatabase();
+    await migrate({ url: server.url, database });
+    const db = createClickHouse({ url: server.url, database, logLevel: ClickHouseLogLevel.OFF });
+    try {
+      const row = (version: number, size: number) => ({
+        project_id: 'p',
+        target_id: 't',
+        report_id: 'r1',
+        commit_sha: 'abc',
+        commit_time: '2026-01-01 00:00:00.000',
+        symbol_index: 0,
+        name: 'main',
+        full_name: '',
+        address: 134217849,
+        size,
+        type: 'FUNC',
+        binding: 'GLOBAL',
+        visibility: 'DEFAULT',
+        section: '.text',
+        region: 'FLASH',
+        source_file: 'main.c',
+        source_line: 10,
+        archive: '',
+        object_file: 'main.o',
+        ingest_version: version,
+      });
+      const insert = (values: object[], token: string) =>
+        db.insert({
+          table: 'symbols_v1',
+          format: 'JSONEachRow',
+          values,
+          clickhouse_settings: { insert_deduplication_token: token },
+        });
+      await insert([row(1, 100)], 'r1:1:0');
+      await insert([row(1, 100)], 'r1:1:0'); // a retried job
+      await insert([row(2, 120)], 'r1:2:0'); // the report was overwritten
+      const all = await db.query({
+        query: 'SELECT count() AS n FROM symbols_v1',
+        format: 'JSONEachRow',
+      });
+      expect(await all.json()).toEqual([{ n: 2 }]);
+      const final = await db.query({
+        query: 'SELECT size, ingest_version FROM symbols_v1 FINAL',
+        format: 'JSONEachRow',
+      });
+      expect(await final.json()).toEqual([{ size: 120, ingest_version: 2 }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('applies each migration exactly once with concurrent migrators', async () => {
+    const database = freshDatabase();
+    const dir = await mkdtemp(join(tmpdir(), 'memtrail-ch-migrations-'));
+    try {
+      // Non-idempotent migrations: a second application would add rows.
+      await writeFile(
+        join(dir, '0001_counter.sql'),
+        'CREATE TABLE IF NOT EXISTS applications (version UInt32) ENGINE = MergeTree ORDER BY version;\n',
+      );
+      for (let v = 2; v <= 6; v++) {
+        await writeFile(
+          join(dir, `000${v}_step_${v}.sql`),
+          `INSERT INTO applications SELECT ${v} FROM system.one WHERE sleepEachRow(0.02) = 0;\n`,
+        );
+      }
+      const runs = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          migrate({ url: server.url, database, migrationsDir: dir, leaseMs: 5_000 }),
+        ),
+      );
+      const appliedFiles = runs.flatMap((r) => r.applied.map((m) => m.file)).sort();
+      expect(appliedFiles).toEqual([
+        '0001_counter.sql',
+        '0002_step_2.sql',
+        '0003_step_3.sql',
+        '0004_step_4.sql',
+        '0005_step_5.sql',
+        '0006_step_6.sql',
+      ]);
+      expect(
+        await query(
+          `SELECT version, count() AS n FROM ${database}.applications GROUP BY version ORDER BY version`,
+        ),
+      ).toEqual([2, 3, 4, 5, 6].map((version) => ({ version, n: 1 })));
+      expect(
+        await query(
+          `SELECT version, count() AS n FROM ${database}.schema_migrations GROUP BY version ORDER BY version`,
+        ),
+      ).toEqual([1, 2, 3, 4, 5, 6].map((version) => ({ version, n: 1 })));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lets only one holder at a time into the lock', async () => {
+    const database = freshDatabase();
+    await migrate({ url: server.url, database }); // creates the lock table
+    const db = createClickHouse({ url: server.url, database, logLevel: ClickHouseLogLevel.OFF });
+    let inside = 0;
+    let maxInside = 0;
+    let entries = 0;
+    try {
+      await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          const lock = await MigrationLock.acquire(db, { leaseMs: 5_000, timeoutMs: 30_000 });
+          inside++;
+          entries++;
+          maxInside = Math.max(maxInside, inside);
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          lock.assertHeld();
+          inside--;
+          await lock.release();
+        }),
+      );
+    } finally {
+      await db.close();
+    }
+    expect(entries).toBe(6);
+    expect(maxInside).toBe(1);
+  });
+
+  it('takes over the lock of a migrator whose lease expired', async () => {
+    const database = freshDatabase();
+    await migrate({ url: server.url, database });
+    const db = createClickHouse({ url: server.url, database, logLevel: ClickHouseLogLevel.OFF });
+    try {
+      const crashed = await MigrationLock.acquire(db, { leaseMs: 1_000, timeoutMs: 5_000 });
+      // Simulate a crash: renewals stop and the claim is never released.
+      clearInterval((crashed as unknown as { renewTimer: NodeJS.Timeout }).renewTimer);
+      const started = Date.now();
+      const next = await MigrationLock.acquire(db, { leaseMs: 5_000, timeoutMs: 10_000 });
+      expect(Date.now() - started).toBeGreaterThan(300);
+      await next.release();
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('rejects a migration file changed after it was applied', async () => {
+    const database = freshDatabase();
+    const dir = await mkdtemp(join(tmpdir(), 'memtrail-ch-migrations-'));
+    try {
+      await cp(DEFAULT_MIGRATIONS_DIR, dir, { recursive: true });
+      await migrate({ url: server.url, database, migrationsDir: dir });
+      await appendFile(join(dir, '0001_initial.sql'), '\n-- edited afterwards\n');
+      const error = await migrate({ url: server.url, database, migrationsDir: dir }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(MigrationChecksumError);
+      expect((error as Error).message).toMatch(
+        /0001_initial\.sql was changed after it was applied/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to run an older set of migrations than the database has', async () => {
+    const database = freshDatabase();
+    const dir = await mkdtemp(join(tmpdir(), 'memtrail-ch-migrations-'));
+    try {
+      await writeFile(
+        join(dir, '0001_a.sql'),
+        'CREATE TABLE IF NOT EXISTS a (x UInt8) ENGINE = MergeTree ORDER BY x;\n',
+      );
+      await writeFile(
+        join(dir, '0002_b.sql'),
+        'CREATE TABLE IF NOT EXISTS b (x UInt8) ENGINE = MergeTree ORDER BY x;\n',
+      );
+      await migrate({ url: server.url, database, migrationsDir: dir });
+      await rm(join(dir, '0002_b.sql'));
+      await expect(
+        migrate({ url: server.url, database, migrationsDir: dir }),
+      ).rejects.toBeInstanceOf(UnknownAppliedMigrationError);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects unsafe database names before touching the server', async () => {
+    await expect(migrate({ url: server.url, database: 'x; DROP TABLE y' })).rejects.toThrow(
+      /Invalid ClickHouse database name/,
+    );
+  });
+});
