@@ -1,0 +1,18 @@
+// @memtrail/db: the Prisma schema's generated client, a factory that wires it to PostgreSQL
+// through node-postgres, and the migration runner.
+
+export { createPrismaClient, parseDatabaseUrl, type DbClientOptions } from './client.js';
+export {
+  DEFAULT_MIGRATIONS_DIR,
+  PRISMA_MIGRATE_LOCK_KEY,
+  describeDatabase,
+  migrateDeploy,
+  readMigrations,
+  type MigrateOptions,
+  type MigrateResult,
+  type Migration,
+} from './migrate.js';
+export { MemtrailPgAdapterFactory, type PgAdapterOptions } from './prisma-workarounds.js';
+// PrismaClient, the Prisma namespace (input types, errors, JsonValue, …), the model types
+// (User, Project, Report, …) and the enums (ReportKind, ReportStatus, …).
+export * from './generated/prisma/client.js';
