@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { gzipSync } from 'node:zlib';
 import { ClickHouseError } from '@clickhouse/client';
-import { createClientFor, rows, startTestServer, type TestServer } from './helpers.js';
+import { rmSync } from 'node:fs';
+import { startClickHouseLocal } from '../src/index.js';
+import { createClientFor, rows, startTestServer, tempDataDir, type TestServer } from './helpers.js';
 
 describe('ClickHouse HTTP protocol', () => {
   let t: TestServer;
@@ -199,6 +202,33 @@ describe('ClickHouse HTTP protocol', () => {
     expect((await res.text()).split('\n').length).toBe(1001); // fetch decodes gzip
   });
 
+  it('reads gzip bodies sent without the client and reports corrupt ones', async () => {
+    await t.client.command({
+      query: 'CREATE TABLE raw_gz (id UInt32) ENGINE = MergeTree ORDER BY id',
+    });
+    const insert = encodeURIComponent('INSERT INTO raw_gz FORMAT JSONEachRow');
+    const res = await fetch(`${t.server.url}/?query=${insert}`, {
+      method: 'POST',
+      body: gzipSync('{"id":1}\n{"id":2}\n'),
+      headers: { 'Content-Encoding': 'gzip' },
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.headers.get('x-clickhouse-summary')!)).toMatchObject({
+      written_rows: '2',
+    });
+    const corrupt = await fetch(`${t.server.url}/?query=${insert}`, {
+      method: 'POST',
+      body: Buffer.from('definitely not gzip'),
+      headers: { 'Content-Encoding': 'gzip' },
+    });
+    expect(corrupt.status).toBe(400);
+    expect(corrupt.headers.get('x-clickhouse-exception-code')).toBe('354');
+    expect(await rows(t.client, 'SELECT id FROM raw_gz ORDER BY id')).toEqual([
+      { id: 1 },
+      { id: 2 },
+    ]);
+  });
+
   it('takes parameters from a multipart body', async () => {
     const client = createClientFor(t.server.url, { use_multipart_params: true });
     try {
@@ -263,5 +293,31 @@ describe('ClickHouse HTTP protocol', () => {
     await t.client.insert({ table: 'summary_t', format: 'JSONEachRow', values: [] });
     const n = await rows<{ n: string }>(t.client, 'SELECT count() AS n FROM summary_t');
     expect(Number(n[0]!.n)).toBe(3);
+  });
+});
+
+describe('authentication', () => {
+  it('checks credentials only when configured to', async () => {
+    const dataDir = tempDataDir();
+    const server = await startClickHouseLocal({
+      dataDir,
+      auth: { user: 'memtrail', password: 's3cret' },
+    });
+    const good = createClientFor(server.url, { username: 'memtrail', password: 's3cret' });
+    const bad = createClientFor(server.url, { username: 'memtrail', password: 'wrong' });
+    try {
+      expect(await rows(good, 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
+      await expect(bad.query({ query: 'SELECT 1' })).rejects.toMatchObject({
+        code: '516',
+        type: 'AUTHENTICATION_FAILED',
+      });
+      // Health checks stay open, as on a ClickHouse server.
+      expect((await fetch(`${server.url}/ping`)).status).toBe(200);
+    } finally {
+      await good.close();
+      await bad.close();
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
