@@ -29,7 +29,7 @@ type DriverAdapter = Awaited<ReturnType<PrismaPg['connect']>>;
 export interface PgAdapterOptions {
   /** Connections in the pool (node-postgres `max`). */
   poolSize?: number;
-  /** Close a connection idle for this long. The CLI sets it low, see W5. */
+  /** Close a connection idle for this long (node-postgres default: 10 s). */
   idleTimeoutMillis?: number;
   /** Give up acquiring a connection after this long instead of waiting forever. */
   connectionTimeoutMillis?: number;
@@ -199,9 +199,10 @@ function runScriptsWhole(adapter: DriverAdapter, pool: pg.Pool): DriverAdapter {
 // `migrate dev` replays all migrations on a scratch "shadow" database to detect drift. The
 // adapter's connectToShadowDb() creates `prisma_migrate_shadow_db_<uuid>` and then connects with
 // `{ ...config, database }`; but node-postgres lets `connectionString` override `database`, so
-// with a URL config the "shadow" connection lands on the MAIN database. Its cleanup also runs
-// DROP DATABASE while its own pool is still connected (which fails, leaving the shadow database
-// behind) and never closes the connection it created it with. We create the database ourselves,
+// with a URL config the "shadow" connection lands on the MAIN database, which migrate dev may then
+// reset. Its cleanup also drops the database before closing the pool (that would fail as soon as
+// the pool really were connected to it) and never closes the connection it created it with. We
+// create the database ourselves,
 // point the pool at it by rewriting the URL, and on dispose close the pool first, then drop the
 // database (WITH (FORCE), PostgreSQL 13+) and close the admin connection. SHADOW_DATABASE_URL
 // selects an existing database instead, for servers where the user may not CREATE DATABASE.

@@ -66,6 +66,16 @@ describe('W1: name, "char" and name[] result columns', () => {
 });
 
 describe('W2: shadow database', () => {
+  it('lands on the main database with the stock adapter', async () => {
+    const shadow = await new PrismaPg({ connectionString: database.url }).connectToShadowDb();
+    try {
+      const { rows } = await shadow.queryRaw(query('SELECT current_database()::text'));
+      expect(rows).toEqual([[database.name]]);
+    } finally {
+      await shadow.dispose();
+    }
+  });
+
   it('is a separate database, dropped when the adapter is disposed', async () => {
     const factory = new MemtrailPgAdapterFactory(database.url);
     const shadow = await factory.connectToShadowDb();
