@@ -20,6 +20,7 @@ export default {
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
     // Workspace packages are tested from source, so no build is needed before jest.
+    '^@memtrail/local-stack$': '<rootDir>/deploy/local/src/index.ts',
     '^@memtrail/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

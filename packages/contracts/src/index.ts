@@ -1,3 +1,4 @@
 export * from './envelope.js';
 export * from './health.js';
 export * from './query-messages.js';
+export * from './report.js';

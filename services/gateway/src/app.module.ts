@@ -1,11 +1,17 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { GatewayConfig } from './config.js';
 import { HealthModule } from './health/health.module.js';
+import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { InfraModule } from './infra/infra.module.js';
 
 @Module({})
 export class AppModule {
   static register(config: GatewayConfig): DynamicModule {
-    return { module: AppModule, imports: [InfraModule.register(config), HealthModule] };
+    return {
+      module: AppModule,
+      imports: [InfraModule.register(config), HealthModule],
+      providers: [{ provide: APP_FILTER, useClass: EnvelopeExceptionFilter }],
+    };
   }
 }

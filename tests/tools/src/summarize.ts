@@ -33,7 +33,13 @@ function read<T>(path: string): T | undefined {
 }
 
 function jestTally(path: string): Tally {
-  const tally: Tally = { label: 'unit + integration (jest)', passed: 0, failed: 0, skipped: 0, notes: [] };
+  const tally: Tally = {
+    label: 'unit + integration (jest)',
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    notes: [],
+  };
   const results = read<JestResults>(path);
   if (!results) return { ...tally, failed: 1, notes: [`no results at ${path}: jest did not run`] };
   tally.passed = results.numPassedTests;
@@ -43,7 +49,9 @@ function jestTally(path: string): Tally {
     // A file that failed to load or whose hooks threw has no assertion results of its own.
     if (file.status === 'failed' && file.assertionResults.length === 0) {
       tally.failed += 1;
-      tally.notes.push(`${file.name}: ${file.message.split('\n').find(Boolean) ?? 'failed to run'}`);
+      tally.notes.push(
+        `${file.name}: ${file.message.split('\n').find(Boolean) ?? 'failed to run'}`,
+      );
     }
   }
   tally.notes.unshift(`${results.numTotalTestSuites} test files`);
@@ -51,9 +59,16 @@ function jestTally(path: string): Tally {
 }
 
 function playwrightTally(path: string): Tally {
-  const tally: Tally = { label: 'end-to-end (playwright, chromium)', passed: 0, failed: 0, skipped: 0, notes: [] };
+  const tally: Tally = {
+    label: 'end-to-end (playwright, chromium)',
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    notes: [],
+  };
   const results = read<PlaywrightResults>(path);
-  if (!results) return { ...tally, failed: 1, notes: [`no results at ${path}: playwright did not run`] };
+  if (!results)
+    return { ...tally, failed: 1, notes: [`no results at ${path}: playwright did not run`] };
   tally.passed = results.stats.expected;
   tally.failed = results.stats.unexpected + results.stats.flaky;
   tally.skipped = results.stats.skipped;

@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { createRedisConnection, QueueNames, type IngestReportJob } from '@memtrail/queue';
 import { WorkerConfig } from '../config.js';
 import { IngestReportService } from './ingest-report.service.js';
@@ -18,6 +19,7 @@ import { IngestReportService } from './ingest-report.service.js';
 export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ReportsConsumer.name);
   private worker?: Worker<IngestReportJob>;
+  private connection?: Redis;
 
   constructor(
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
@@ -25,11 +27,12 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
+    this.connection = createRedisConnection(this.config.REDIS_URL);
     this.worker = new Worker<IngestReportJob>(
       QueueNames.reports,
       (job: Job<IngestReportJob>) => this.ingest.ingest(job.data),
       {
-        connection: createRedisConnection(this.config.REDIS_URL),
+        connection: this.connection,
         prefix: this.config.QUEUE_PREFIX,
         concurrency: this.config.WORKER_CONCURRENCY,
       },
@@ -43,8 +46,9 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
     );
   }
 
-  /** Lets running jobs finish before the connections close. */
+  /** Lets running jobs finish, then closes the connection (BullMQ leaves a passed-in one open). */
   async onApplicationShutdown(): Promise<void> {
     await this.worker?.close();
+    await this.connection?.quit();
   }
 }

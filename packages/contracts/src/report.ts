@@ -1,0 +1,105 @@
+/**
+ * The memory report format (`memory_analysis`) and upload envelope, compatible with the MemBrowse
+ * CLI 1.2.9 (see the compat spec §2). All addresses and sizes are decimal integers. Our CLI
+ * writes a superset; the server accepts older shapes, so readers must tolerate missing fields.
+ */
+
+export interface ReportSymbol {
+  name: string;
+  address: number;
+  size: number;
+  /** FUNC, OBJECT, NOTYPE, SECTION, FILE, COMMON, TLS, or a raw name for others. */
+  type: string;
+  /** LOCAL, GLOBAL, WEAK, or a raw name for others. */
+  binding: string;
+  /** Section name; '' for absolute, undefined and common symbols. */
+  section: string;
+  /** Source path ('' when unknown); older CLIs send a basename only. */
+  source_file: string;
+  source_line?: number;
+  visibility?: string;
+  archive?: string;
+  object_file?: string;
+}
+
+export type SectionKind = 'code' | 'data' | 'rodata';
+
+export interface ReportSection {
+  name: string;
+  /** Run address, or the load address for the load-image copy of the same section. */
+  address: number;
+  size: number;
+  type: SectionKind | string;
+  end_address: number;
+}
+
+export interface ReportRegion {
+  address: number;
+  limit_size: number;
+  /** UNKNOWN for linker-script regions; FLASH/RAM for inferred ones; rx/rw for defaults. */
+  type: string;
+  used_size: number;
+  /** May be negative (overflow, or default regions without a limit). */
+  free_size: number;
+  utilization_percent: number;
+  sections: ReportSection[];
+}
+
+export interface ProgramHeader {
+  type: string;
+  offset: number;
+  virt_addr: number;
+  phys_addr: number;
+  file_size: number;
+  mem_size: number;
+  flags: string;
+  align: number;
+}
+
+export interface MemoryReport {
+  file_path: string | null;
+  architecture: string | null;
+  toolchain?: string | null;
+  entry_point: number | null;
+  file_type: string | null;
+  machine: string | null;
+  symbols: ReportSymbol[];
+  program_headers: ProgramHeader[];
+  /** Region name → region, in linker-script order. */
+  memory_layout: Record<string, ReportRegion>;
+}
+
+export interface GitMetadata {
+  commit_hash?: string | null;
+  base_commit_hash?: string | null;
+  /** Present (and null) only when the upload explicitly has no parent. */
+  parent_commit_hash?: null;
+  branch_name?: string | null;
+  repository?: string | null;
+  commit_message?: string | null;
+  commit_timestamp?: string | null;
+  author_name?: string | null;
+  author_email?: string | null;
+  tags?: string[];
+  pr_number?: string | null;
+  pr_name?: string | null;
+  pr_author_name?: string | null;
+  pr_author_email?: string | null;
+}
+
+export interface UploadMetadata {
+  git: GitMetadata;
+  repository?: string | null;
+  target_name: string;
+  analysis_version?: string;
+  architecture?: string | null;
+  toolchain?: string | null;
+  build_failed?: boolean;
+  identical?: boolean;
+}
+
+/** Body of `POST /upload`. */
+export interface UploadEnvelope {
+  metadata: UploadMetadata;
+  memory_analysis: MemoryReport;
+}

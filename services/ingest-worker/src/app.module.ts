@@ -1,0 +1,16 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { WorkerConfig } from './config.js';
+import { IngestReportService } from './ingest/ingest-report.service.js';
+import { ReportsConsumer } from './ingest/reports-consumer.js';
+import { InfraModule } from './infra/infra.module.js';
+
+@Module({})
+export class AppModule {
+  static register(config: WorkerConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [InfraModule.register(config)],
+      providers: [IngestReportService, ReportsConsumer],
+    };
+  }
+}

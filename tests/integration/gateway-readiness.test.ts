@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplication, INestMicroservice } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Transport } from '@nestjs/microservices';
+import { createServer } from 'node:net';
+import { loadConfig } from '@memtrail/config';
+import type { ReadinessReport } from '@memtrail/contracts';
+import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
+import { AppModule as QueryModule } from '../../services/query/src/app.module.js';
+import { QueryConfig } from '../../services/query/src/config.js';
+import { AppModule } from '../../services/gateway/src/app.module.js';
+import { GatewayConfig } from '../../services/gateway/src/config.js';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+describe('gateway readiness through the query service', () => {
+  let stores: IsolatedStores;
+  let gateway: INestApplication;
+  let query: INestMicroservice | undefined;
+  let baseUrl: string;
+  let queryPort: number;
+
+  const startQuery = async () => {
+    const config = loadConfig(QueryConfig, {
+      DATABASE_URL: stores.databaseUrl,
+      CLICKHOUSE_URL: stores.clickhouseUrl,
+      CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
+      QUERY_PORT: String(queryPort),
+      LOG_LEVEL: 'error',
+    });
+    query = await NestFactory.createMicroservice(QueryModule.register(config), {
+      transport: Transport.TCP,
+      options: { host: '127.0.0.1', port: queryPort },
+      logger: false,
+    });
+    await query.listen();
+  };
+
+  const readyz = async () => {
+    const response = await fetch(`${baseUrl}/readyz`);
+    return { status: response.status, body: (await response.json()) as ReadinessReport };
+  };
+
+  beforeAll(async () => {
+    stores = await createIsolatedStores();
+    queryPort = await freePort();
+    await startQuery();
+    const config = loadConfig(GatewayConfig, {
+      DATABASE_URL: stores.databaseUrl,
+      REDIS_URL: stores.redisUrl,
+      QUERY_PORT: String(queryPort),
+      QUERY_TIMEOUT_MS: '1500',
+      WEB_DIST_DIR: '/nonexistent',
+    });
+    gateway = await NestFactory.create<NestExpressApplication>(AppModule.register(config), {
+      logger: false,
+    });
+    await gateway.listen(0, '127.0.0.1');
+    baseUrl = await gateway.getUrl();
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await query?.close();
+    await stores?.cleanup();
+  });
+
+  it('answers liveness without touching dependencies', async () => {
+    const response = await fetch(`${baseUrl}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'ok', service: 'gateway' });
+  });
+
+  it('reports every dependency up after a real round trip to the query service', async () => {
+    const { status, body } = await readyz();
+    expect(status).toBe(200);
+    expect(body.status).toBe('ok');
+    for (const name of ['postgres', 'redis', 'clickhouse', 'query'] as const) {
+      expect(body.checks[name]).toMatchObject({ ok: true });
+    }
+  });
+
+  it('answers 503 naming the query service and ClickHouse when the query service is down', async () => {
+    await query?.close();
+    query = undefined;
+    const { status, body } = await readyz();
+    expect(status).toBe(503);
+    expect(body.status).toBe('error');
+    expect(body.checks.postgres.ok).toBe(true);
+    expect(body.checks.redis.ok).toBe(true);
+    expect(body.checks.query.ok).toBe(false);
+    expect(body.checks.query.error).toBeTruthy();
+    expect(body.checks.clickhouse).toMatchObject({ ok: false });
+
+    await startQuery();
+    // The TCP client reconnects on the next call.
+    const again = await readyz();
+    expect(again.body.checks.query.ok).toBe(true);
+  });
+
+  it('answers unknown API paths with a 404 in the product envelope', async () => {
+    const response = await fetch(`${baseUrl}/api/does-not-exist`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      status: 'error',
+      type: 'NotFoundError',
+      error: 'Cannot GET /api/does-not-exist',
+      data: null,
+    });
+  });
+});
