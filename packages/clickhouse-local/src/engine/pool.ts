@@ -17,13 +17,14 @@ export interface EnginePoolOptions {
  */
 const CONNECTION_ARGS = ['--async_load_databases=0', '--implicit_select=0'];
 
-// libchdb binds one data directory per process. The registry lives on
-// globalThis so that it is shared by every copy of this module (test runners
-// load modules once per test file, but the engine exists once per process).
+// libchdb binds one data directory per process. The registry of directories in
+// use hangs off the addon object itself: that object exists once per process
+// (Node's own module cache), whereas module state and even globalThis are
+// per test file under test runners that sandbox each file.
 const REGISTRY_KEY = Symbol.for('memtrail.clickhouse-local.dataDirs');
 type Registry = Map<string, number>;
-function registry(): Registry {
-  const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
+function registry(native: ChdbNative): Registry {
+  const holder = native as unknown as Record<symbol, Registry | undefined>;
   return (holder[REGISTRY_KEY] ??= new Map());
 }
 
@@ -51,7 +52,8 @@ export class EnginePool {
 
   static async open(options: EnginePoolOptions): Promise<EnginePool> {
     const dataDir = resolve(options.dataDir);
-    const reg = registry();
+    const native = loadChdbNative();
+    const reg = registry(native);
     for (const [other, count] of reg) {
       if (other !== dataDir && count > 0) {
         throw new Error(
@@ -61,7 +63,6 @@ export class EnginePool {
       }
     }
     mkdirSync(dataDir, { recursive: true });
-    const native = loadChdbNative();
     reg.set(dataDir, (reg.get(dataDir) ?? 0) + 1);
     const opened: EngineConnection[] = [];
     try {
@@ -86,7 +87,7 @@ export class EnginePool {
       return pool;
     } catch (err) {
       for (const conn of opened) conn.close();
-      release(dataDir);
+      release(reg, dataDir);
       throw err;
     }
   }
@@ -107,7 +108,7 @@ export class EnginePool {
         await new Promise<void>((done) => (this.drained = done));
       }
       for (const conn of this.idle.splice(0)) conn.close();
-      release(this.dataDir);
+      release(registry(this.native), this.dataDir);
     })();
     return this.closing;
   }
@@ -176,8 +177,7 @@ interface Waiter {
   reject(err: Error): void;
 }
 
-function release(dataDir: string): void {
-  const reg = registry();
+function release(reg: Registry, dataDir: string): void {
   const count = (reg.get(dataDir) ?? 1) - 1;
   if (count <= 0) reg.delete(dataDir);
   else reg.set(dataDir, count);
