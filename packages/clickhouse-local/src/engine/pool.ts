@@ -131,7 +131,12 @@ export class EnginePool {
     this.busy.delete(conn);
     if (conn.broken) {
       conn.close();
-      this.replace();
+      if (this.closing && this.waiters.length === 0) {
+        this.live--;
+        if (this.busy.size === 0 && this.replacing === 0) this.drained?.();
+      } else {
+        this.replace();
+      }
       return;
     }
     this.handOver(conn);
