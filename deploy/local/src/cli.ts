@@ -24,7 +24,7 @@ async function up(storesOnly: boolean): Promise<void> {
   // Demo data is loaded by the `seed` script once one exists; it must be idempotent.
   npm(['run', 'seed', '--if-present', '--silent'], env);
 
-  const lines = status.map((s) => `  ${s.name.padEnd(11)} ${s.url} (${s.source})`);
+  const lines = status.map((s) => `  ${s.name.padEnd(14)} ${s.url} (${s.source})`);
   if (!storesOnly) {
     const serviceEnv = {
       ...env,
@@ -34,17 +34,17 @@ async function up(storesOnly: boolean): Promise<void> {
     };
     for (const service of SERVICES) {
       const state = await ensureService(service, serviceEnv);
-      lines.push(`  ${service.padEnd(11)} ${state}`);
+      lines.push(`  ${service.padEnd(14)} ${state}`);
     }
     await waitForGateway(`http://127.0.0.1:${stackPorts.gateway}`);
-    lines.unshift(`  web + API   http://localhost:${stackPorts.gateway}`);
+    lines.unshift(`  web + API      http://localhost:${stackPorts.gateway}`);
   }
   console.log(
     [
       storesOnly ? 'Memtrail stores are up' : 'Memtrail is up',
       ...lines,
-      `  env file    ${relative(process.cwd(), stackPaths.envFile)}`,
-      `  logs        ${relative(process.cwd(), stackPaths.logs)}/`,
+      `  env file       ${relative(process.cwd(), stackPaths.envFile)}`,
+      `  logs           ${relative(process.cwd(), stackPaths.logs)}/`,
       'Stop everything with: npm run down',
     ].join('\n'),
   );
