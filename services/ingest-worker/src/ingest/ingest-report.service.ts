@@ -70,6 +70,8 @@ export class IngestReportService {
         values: rows,
         format: 'JSONEachRow',
         clickhouse_settings: {
+          // Deduplication by token needs synchronous inserts on a real server.
+          async_insert: 0,
           insert_deduplication_token: `${report.id}:v${report.version}:regions`,
           date_time_input_format: 'best_effort',
         },
