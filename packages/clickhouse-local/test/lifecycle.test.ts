@@ -44,9 +44,18 @@ describe('persistence', () => {
         query: 'CREATE TABLE t (id UInt32) ENGINE = MergeTree ORDER BY id',
       });
       const pending = s.client.command({
-        query: 'INSERT INTO t SELECT number FROM numbers(1000) WHERE sleepEachRow(0) = 0',
+        query: 'INSERT INTO t SELECT number FROM numbers(1000) WHERE sleepEachRow(0.0005) = 0',
       });
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Close only once the insert is running inside the engine: a fixed delay raced the
+      // request's arrival on a loaded machine.
+      for (;;) {
+        const running = await rows(
+          s.client,
+          "SELECT count() AS n FROM system.processes WHERE query LIKE 'INSERT INTO t%'",
+        );
+        if (Number(running[0]?.n) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
       await Promise.all([pending, s.server.close()]);
       await s.client.close();
       const reopened = await startTestServer(dataDir);

@@ -10,9 +10,7 @@ import {
   parseDatabaseUrl,
   type PrismaClient,
 } from '../src/index.js';
-import { createTempDatabase, serverUrl, type TempDatabase } from './database.js';
-
-serverUrl(); // fail the suite at once, with the explanation, when DATABASE_URL is missing
+import { createTempDatabase, type TempDatabase } from './database.js';
 
 let database: TempDatabase;
 let db: PrismaClient;

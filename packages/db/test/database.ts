@@ -1,17 +1,14 @@
-// Temporary databases for the tests, created on the server DATABASE_URL points to.
+// Temporary databases for the tests, created on the shared test server: DATABASE_URL's server
+// when set, otherwise the one @memtrail/testing provides (containers or the embedded stack).
 
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { provideBaseStores } from '@memtrail/testing';
+
+const base = await provideBaseStores();
 
 export function serverUrl(): string {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    throw new Error(
-      'packages/db tests need DATABASE_URL, a PostgreSQL server URL they may create and drop ' +
-        'databases on, e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres',
-    );
-  }
-  return url;
+  return base.stores.DATABASE_URL;
 }
 
 export function withDatabase(url: string, database: string): string {

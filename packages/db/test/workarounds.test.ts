@@ -13,8 +13,6 @@ import {
 } from '../src/prisma-workarounds.js';
 import { createTempDatabase, databaseExists, serverUrl, type TempDatabase } from './database.js';
 
-serverUrl(); // fail the suite at once, with the explanation, when DATABASE_URL is missing
-
 const query = (sql: string) => ({ sql, args: [], argTypes: [] });
 
 let database: TempDatabase;
