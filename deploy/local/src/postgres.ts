@@ -4,7 +4,7 @@ import pg from 'pg';
 import { logFile, stackPaths } from './paths.js';
 import { stackPorts } from './ports.js';
 import { waitFor } from './processes.js';
-import { chownTo, postgresBinDir, runAs } from './system.js';
+import { chownTo, ensureTraversable, postgresBinDir, runAs } from './system.js';
 
 const USER = 'postgres';
 export const DATABASE_NAME = 'memtrail';
@@ -51,6 +51,9 @@ export async function startLocalPostgres(): Promise<{ url: string; started: bool
   const log = logFile('postgres');
   for (const dir of [data, stackPaths.postgresSocket, stackPaths.logs])
     mkdirSync(dir, { recursive: true });
+  for (const dir of ensureTraversable(USER, data)) {
+    console.log(`postgres: made ${dir} searchable (o+x) so the postgres user can reach its data`);
+  }
   chownTo(USER, data);
   chownTo(USER, stackPaths.postgresSocket);
   if (!existsSync(log)) writeFileSync(log, '');

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, readdirSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export const isRoot = process.getuid?.() === 0;
 
@@ -49,4 +50,26 @@ export function which(command: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Makes every ancestor of `path` searchable by `user`, so a server running as that user can
+ * reach its data directory inside a checkout under a private folder (e.g. a mktemp dir with mode
+ * 700). Only the search bit for others is added, and only where it is missing; returns what
+ * was changed so the caller can say so.
+ */
+export function ensureTraversable(user: string, path: string): string[] {
+  if (!isRoot) return [];
+  const changed: string[] = [];
+  const ancestors: string[] = [];
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) ancestors.unshift(dir);
+  for (const dir of ancestors) {
+    try {
+      execFileSync('runuser', ['-u', user, '--', 'test', '-x', dir], { stdio: 'ignore' });
+    } catch {
+      chmodSync(dir, statSync(dir).mode | 0o001);
+      changed.push(dir);
+    }
+  }
+  return changed;
 }
