@@ -21,6 +21,7 @@ export default {
   moduleNameMapper: {
     // Workspace packages are tested from source, so no build is needed before jest.
     '^@memtrail/local-stack$': '<rootDir>/deploy/local/src/index.ts',
+    '^memtrail$': '<rootDir>/packages/cli/src/index.ts',
     '^@memtrail/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

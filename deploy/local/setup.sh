@@ -14,6 +14,7 @@ if [ -z "${REDIS_URL:-}" ] && ! command -v redis-server >/dev/null; then need+=(
 if $with_test; then
   command -v chromium >/dev/null || need+=(chromium)
   command -v arm-none-eabi-gcc >/dev/null || need+=(gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi)
+  command -v riscv64-unknown-elf-gcc >/dev/null || need+=(gcc-riscv64-unknown-elf)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""

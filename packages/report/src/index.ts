@@ -1,0 +1,2 @@
+// @memtrail/report: each part exports from its own folder; this file gathers them.
+export {};
