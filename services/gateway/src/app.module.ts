@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
+import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { GatewayConfig } from './config.js';
 import { HealthModule } from './health/health.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
@@ -10,7 +11,7 @@ export class AppModule {
   static register(config: GatewayConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfraModule.register(config), HealthModule],
+      imports: [InfraModule.register(config), HealthModule, ApiKeysModule],
       providers: [{ provide: APP_FILTER, useClass: EnvelopeExceptionFilter }],
     };
   }
