@@ -2,3 +2,5 @@ export * from './envelope.js';
 export * from './health.js';
 export * from './query-messages.js';
 export * from './report.js';
+export * from './validation.js';
+export * from './upload.js';
