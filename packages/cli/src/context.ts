@@ -1,0 +1,61 @@
+import { createRequire } from 'node:module';
+import { UsageError } from './args.js';
+import { ciKind, type Env } from './git/ci.js';
+
+export interface OutputStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
+
+/** Everything a command touches outside itself, so tests can run commands in-process. */
+export interface CliIo {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  env: Env;
+  cwd: string;
+}
+
+/** A failure at run time (missing file, network, server refusal): exit code 1. */
+export class RuntimeError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RuntimeError';
+  }
+}
+
+export const VERSION: string = (
+  createRequire(import.meta.url)('../package.json') as { version: string }
+).version;
+
+export const DEFAULT_API_URL = 'http://localhost:5000';
+
+export function apiUrl(explicit: string | undefined, env: Env): string {
+  return explicit ?? env.MEMTRAIL_API_URL ?? DEFAULT_API_URL;
+}
+
+export function userAgent(env: Env): string {
+  const kind = ciKind(env);
+  const where = kind === 'github' ? 'GitHub-Actions' : kind === 'gitlab' ? 'GitLab-CI' : 'CLI';
+  return `Memtrail-CLI/${VERSION} (${where})`;
+}
+
+/**
+ * The API key, only ever from the environment: MEMTRAIL_API_KEY, then MEMBROWSE_API_KEY (so
+ * existing CI secrets keep working), or the variable named by --api-key-env.
+ */
+export function apiKey(env: Env, variable: string | undefined, command: string): string {
+  const names = variable ? [variable] : ['MEMTRAIL_API_KEY', 'MEMBROWSE_API_KEY'];
+  for (const name of names) {
+    const value = env[name]?.trim();
+    if (value) return value;
+  }
+  throw new UsageError(`no API key: set ${names.join(' or ')} in the environment`, command);
+}
+
+export function warn(io: CliIo, message: string): void {
+  io.stderr.write(`warning: ${message}\n`);
+}
+
+export function info(io: CliIo, message: string): void {
+  io.stderr.write(`${message}\n`);
+}

@@ -1,0 +1,55 @@
+/**
+ * The CLI's view of the report engine (`@memtrail/report`): one place that maps CLI options onto
+ * the engine's functions, so commands never depend on the engine's option names.
+ */
+import * as engine from '@memtrail/report';
+import type { MemoryReport } from '@memtrail/contracts';
+
+export interface ReportRequest {
+  elfPath: string;
+  linkerScripts: string[];
+  /** `-L` directories searched for INCLUDEd scripts. */
+  searchPaths: string[];
+  defines: Record<string, string>;
+  mapFile?: string;
+  skipSections: string[];
+  limits?: string;
+  skipLineProgram: boolean;
+}
+
+export interface RegionDefinition {
+  name: string;
+  origin: number;
+  length: number;
+  attributes: string;
+}
+
+export class EngineUnavailable extends Error {
+  constructor(what: string) {
+    super(`this build of memtrail has no ${what} in @memtrail/report`);
+    this.name = 'EngineUnavailable';
+  }
+}
+
+type AnyFunction = (...args: unknown[]) => unknown;
+
+function engineFunction(name: string): AnyFunction {
+  const fn = (engine as Record<string, unknown>)[name];
+  if (typeof fn !== 'function') throw new EngineUnavailable(`${name}()`);
+  return fn as AnyFunction;
+}
+
+export async function buildReport(request: ReportRequest): Promise<MemoryReport> {
+  return (await engineFunction('generateReport')(request)) as MemoryReport;
+}
+
+export async function parseRegions(
+  scripts: string[],
+  defines: Record<string, string>,
+  searchPaths: string[],
+): Promise<RegionDefinition[]> {
+  return (await engineFunction('parseLinkerScripts')(scripts, {
+    defines,
+    searchPaths,
+  })) as RegionDefinition[];
+}

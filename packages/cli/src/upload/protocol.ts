@@ -1,0 +1,27 @@
+/**
+ * URLs and messages of the upload protocol (compat spec §3). The response shapes come from
+ * `@memtrail/contracts`; readers still guard every field, since the MemBrowse service and older
+ * servers omit some.
+ */
+import type { BudgetAlert } from '@memtrail/contracts';
+
+export function uploadUrl(apiUrl: string): string {
+  return `${apiUrl.replace(/\/+$/, '')}/upload`;
+}
+
+export function summaryUrl(apiUrl: string, commit: string): string {
+  return `${apiUrl.replace(/\/+$/, '')}/summary?commit=${encodeURIComponent(commit)}`;
+}
+
+/** One line per budget, e.g. `Flash budget: FLASH 413 B used, limit 400 B (+13 B)`. */
+export function budgetLines(budgets: BudgetAlert[]): string[] {
+  return budgets.map((budget) => {
+    const regions = (budget.exceeded_regions ?? []).map((region) => {
+      const used = budget.current_usage?.[region];
+      const limit = budget.limits?.[region];
+      const over = budget.exceeded_by?.[region];
+      return `${region} ${used ?? '?'} B used, limit ${limit ?? '?'} B (+${over ?? '?'} B)`;
+    });
+    return `${budget.budget_name}: ${regions.join('; ')}`;
+  });
+}

@@ -1,0 +1,73 @@
+import { gzipSync } from 'node:zlib';
+import type { UploadEnvelope, UploadSuccessResponse } from '@memtrail/contracts';
+import { sendWithRetry, type RetryPolicy } from './http.js';
+import { uploadUrl } from './protocol.js';
+
+export class UploadRejected extends Error {
+  constructor(
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+    this.name = 'UploadRejected';
+  }
+}
+
+export interface UploadRequest {
+  apiUrl: string;
+  apiKey: string;
+  envelope: UploadEnvelope;
+  userAgent: string;
+  policy: RetryPolicy;
+  log: (line: string) => void;
+}
+
+/** Why a 2xx response still means failure, with the quota details the service sends. */
+function rejection(body: Record<string, unknown>): string {
+  const lines = [
+    `Error: ${String(body.type ?? 'UploadError')} - ${String(body.error ?? 'upload was not accepted')}`,
+  ];
+  if (body.type === 'UploadLimitExceededError') {
+    lines.push(
+      `Uploads this period: ${String(body.upload_count_monthly ?? '?')} of ${String(body.monthly_upload_limit ?? '?')}` +
+        ` (total ${String(body.upload_count_total ?? '?')}, period ${String(body.period_start ?? '?')} – ${String(body.period_end ?? '?')})`,
+    );
+  }
+  if (typeof body.upgrade_url === 'string') lines.push(`Upgrade: ${body.upgrade_url}`);
+  return lines.join('\n');
+}
+
+/**
+ * POSTs the envelope gzip-compressed (reports compress ~15×) and returns the parsed success body.
+ * Rejects with HttpError for transport/HTTP failures and UploadRejected when the server answers
+ * 2xx without `success: true`.
+ */
+export async function postUpload(request: UploadRequest): Promise<UploadSuccessResponse> {
+  const url = uploadUrl(request.apiUrl);
+  const body = gzipSync(Buffer.from(JSON.stringify(request.envelope)));
+  const response = await sendWithRetry(
+    {
+      method: 'POST',
+      url,
+      headers: {
+        'Content-Type': 'application/json',
+        'Content-Encoding': 'gzip',
+        Authorization: `Bearer ${request.apiKey}`,
+        'User-Agent': request.userAgent,
+        Accept: 'application/json',
+      },
+      body,
+    },
+    request.policy,
+    request.log,
+  );
+  const json = response.json as Record<string, unknown> | undefined;
+  if (!json || typeof json !== 'object') {
+    throw new UploadRejected(
+      `${url} answered ${response.status} with a body that is not JSON: ${response.text.slice(0, 200)}`,
+      undefined,
+    );
+  }
+  if (json.success !== true) throw new UploadRejected(rejection(json), json);
+  return json as unknown as UploadSuccessResponse;
+}
