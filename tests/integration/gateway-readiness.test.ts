@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Transport } from '@nestjs/microservices';
 import { createServer } from 'node:net';
 import { loadConfig } from '@memtrail/config';
@@ -9,7 +8,7 @@ import type { ReadinessReport } from '@memtrail/contracts';
 import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
 import { AppModule as QueryModule } from '../../services/query/src/app.module.js';
 import { QueryConfig } from '../../services/query/src/config.js';
-import { AppModule } from '../../services/gateway/src/app.module.js';
+import { createGatewayApp } from '../../services/gateway/src/create-app.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
 
 async function freePort(): Promise<number> {
@@ -62,9 +61,7 @@ describe('gateway readiness through the query service', () => {
       QUERY_TIMEOUT_MS: '1500',
       WEB_DIST_DIR: '/nonexistent',
     });
-    gateway = await NestFactory.create<NestExpressApplication>(AppModule.register(config), {
-      logger: false,
-    });
+    gateway = await createGatewayApp(config);
     await gateway.listen(0, '127.0.0.1');
     baseUrl = await gateway.getUrl();
   });

@@ -5,13 +5,14 @@ import { GatewayConfig } from './config.js';
 import { HealthModule } from './health/health.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { InfraModule } from './infra/infra.module.js';
+import { UploadModule } from './upload/upload.module.js';
 
 @Module({})
 export class AppModule {
   static register(config: GatewayConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfraModule.register(config), HealthModule, ApiKeysModule],
+      imports: [InfraModule.register(config), HealthModule, ApiKeysModule, UploadModule],
       providers: [{ provide: APP_FILTER, useClass: EnvelopeExceptionFilter }],
     };
   }

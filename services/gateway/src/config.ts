@@ -1,4 +1,13 @@
-import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 import { CommonConfig, IsHttpUrl, IsPostgresUrl, IsRedisUrl } from '@memtrail/config';
 
 /** Every variable the gateway reads; validated at start-up (see README "Configuration"). */
@@ -38,8 +47,88 @@ export class GatewayConfig extends CommonConfig {
   @IsHttpUrl()
   CORE_URL: string = 'http://localhost:5000';
 
+  /** Largest upload accepted, compressed and uncompressed alike (the default is 64 MiB). */
+  @IsInt()
+  @Min(1024)
+  UPLOAD_MAX_BYTES: number = 64 * 1024 * 1024;
+
+  /** Uploads one API key may make per minute; 0 turns the limit off. */
+  @IsInt()
+  @Min(0)
+  UPLOAD_RATE_LIMIT_PER_MINUTE: number = 600;
+
   /** The built web app; unset means web/dist next to the services in this repository. */
   @IsOptional()
   @IsString()
   WEB_DIST_DIR?: string;
+
+  /** Origin of the web app in mail links and OAuth redirects; unset means CORE_URL. */
+  @IsOptional()
+  @IsHttpUrl()
+  PUBLIC_URL?: string;
+
+  /**
+   * Signs access tokens (HS256). Required in production; elsewhere a per-database default is
+   * derived with a warning (see auth/jwt-secret.ts).
+   */
+  @ValidateIf((c: GatewayConfig) => c.NODE_ENV === 'production' || c.JWT_SECRET !== undefined)
+  @IsString()
+  @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
+  JWT_SECRET?: string;
+
+  /** Longer than the web's 45-minute refresh interval (spec §9), with room for a late tick. */
+  @IsInt()
+  @Min(2_820)
+  @Max(24 * 3600)
+  ACCESS_TOKEN_TTL_S: number = 3600;
+
+  @IsInt()
+  @Min(3600)
+  REFRESH_TOKEN_TTL_S: number = 30 * 24 * 3600;
+
+  /** smtp://user:pass@host:587 or smtps://…; unset means links are written to the log. */
+  @IsOptional()
+  @IsString()
+  SMTP_URL?: string;
+
+  @IsString()
+  MAIL_FROM: string = 'Memtrail <no-reply@localhost>';
+
+  @IsOptional() @IsString() OAUTH_GITHUB_CLIENT_ID?: string;
+  @IsOptional() @IsString() OAUTH_GITHUB_CLIENT_SECRET?: string;
+  @IsOptional() @IsHttpUrl() OAUTH_GITHUB_ISSUER?: string;
+  @IsOptional() @IsHttpUrl() OAUTH_GITHUB_AUTHORIZATION_URL?: string;
+  @IsOptional() @IsHttpUrl() OAUTH_GITHUB_TOKEN_URL?: string;
+  @IsOptional() @IsHttpUrl() OAUTH_GITHUB_USERINFO_URL?: string;
+  @IsOptional() @IsString() OAUTH_GOOGLE_CLIENT_ID?: string;
+  @IsOptional() @IsString() OAUTH_GOOGLE_CLIENT_SECRET?: string;
+  @IsOptional() @IsHttpUrl() OAUTH_GOOGLE_ISSUER?: string;
+  @IsOptional() @IsHttpUrl() OAUTH_GOOGLE_AUTHORIZATION_URL?: string;
+  @IsOptional() @IsHttpUrl() OAUTH_GOOGLE_TOKEN_URL?: string;
+  @IsOptional() @IsHttpUrl() OAUTH_GOOGLE_USERINFO_URL?: string;
+
+  /** Window of the sign-in, sign-up and reset limits below. */
+  @IsInt()
+  @Min(1)
+  AUTH_RATE_WINDOW_S: number = 900;
+
+  /** Attempts per client IP and action (sign-in, sign-up, reset) within the window. */
+  @IsInt()
+  @Min(1)
+  AUTH_RATE_LIMIT_PER_IP: number = 30;
+
+  /** Attempts per email address and action within the window. */
+  @IsInt()
+  @Min(1)
+  AUTH_RATE_LIMIT_PER_ACCOUNT: number = 10;
+
+  /** Express `trust proxy`: hops of proxies whose X-Forwarded-For is believed (0: none). */
+  @IsInt()
+  @Min(0)
+  TRUST_PROXY_HOPS: number = 0;
+
+  /** Projects with more reports than this are deleted by a background job. */
+  @IsInt()
+  @Min(0)
+  PROJECT_DELETE_SYNC_MAX_REPORTS: number = 500;
 }

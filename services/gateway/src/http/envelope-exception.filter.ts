@@ -10,12 +10,12 @@ import { failure } from '@memtrail/contracts';
 import type { Response } from 'express';
 
 /** `NotFoundException` → `NotFoundError`: the `type` the web shows as `{type}: {error}`. */
-function errorType(exception: HttpException): string {
+export function errorType(exception: HttpException): string {
   return exception.constructor.name.replace(/Exception$/, 'Error');
 }
 
 /** Nest puts validation messages in `message` as a string or a list of strings. */
-function errorMessage(exception: HttpException): string {
+export function errorMessage(exception: HttpException): string {
   const response = exception.getResponse();
   if (typeof response === 'string') return response;
   const message = (response as { message?: unknown }).message;

@@ -1,0 +1,49 @@
+import type { BudgetAlert } from '@memtrail/contracts';
+import type { RegionTotal } from './totals.js';
+
+export interface BudgetRule {
+  name: string;
+  branchPattern: string | null;
+  /** Region name → maximum used bytes. */
+  limits: Record<string, number>;
+}
+
+/** Glob match for branch patterns: `*` any run of characters, `?` one character. */
+export function branchMatches(pattern: string | null, branch: string | null): boolean {
+  if (!pattern) return true;
+  if (branch === null) return false;
+  const regex = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${regex}$`).test(branch);
+}
+
+/** The alerts of every budget that applies to the branch and that some region exceeds. */
+export function evaluateBudgets(
+  budgets: BudgetRule[],
+  regions: Record<string, RegionTotal>,
+  branch: string | null,
+): BudgetAlert[] {
+  const alerts: BudgetAlert[] = [];
+  for (const budget of budgets) {
+    if (!branchMatches(budget.branchPattern, branch)) continue;
+    const alert: BudgetAlert = {
+      budget_name: budget.name,
+      exceeded_regions: [],
+      current_usage: {},
+      limits: {},
+      exceeded_by: {},
+    };
+    for (const [region, limit] of Object.entries(budget.limits)) {
+      const used = regions[region]?.used_size;
+      if (used === undefined || used <= limit) continue;
+      alert.exceeded_regions.push(region);
+      alert.current_usage[region] = used;
+      alert.limits[region] = limit;
+      alert.exceeded_by[region] = used - limit;
+    }
+    if (alert.exceeded_regions.length > 0) alerts.push(alert);
+  }
+  return alerts;
+}

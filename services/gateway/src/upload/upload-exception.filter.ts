@@ -1,0 +1,41 @@
+import {
+  Catch,
+  HttpException,
+  HttpStatus,
+  Logger,
+  type ArgumentsHost,
+  type ExceptionFilter,
+} from '@nestjs/common';
+import type { UploadErrorResponse } from '@memtrail/contracts';
+import type { Response } from 'express';
+import { errorMessage, errorType } from '../http/envelope-exception.filter.js';
+
+/**
+ * Upload-protocol errors: `{success: false, type, error}` with the HTTP status, which the
+ * MemBrowse CLI prints as "Error: <error>". The product envelope's fields are included too, so
+ * clients of either shape read them.
+ */
+@Catch()
+export class UploadExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('UploadErrors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    send(host.switchToHttp().getResponse<Response>(), exception, this.logger);
+  }
+}
+
+export function send(res: Response, exception: unknown, logger: Logger): void {
+  let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
+  let body: UploadErrorResponse = {
+    success: false,
+    type: 'InternalError',
+    error: 'Internal server error',
+  };
+  if (exception instanceof HttpException) {
+    status = exception.getStatus();
+    body = { success: false, type: errorType(exception), error: errorMessage(exception) };
+  } else {
+    logger.error(exception instanceof Error ? exception : String(exception));
+  }
+  res.status(status).json({ ...body, status: 'error', data: null });
+}

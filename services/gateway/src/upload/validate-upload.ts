@@ -1,0 +1,214 @@
+import { BadRequestException } from '@nestjs/common';
+import type { MemoryReport } from '@memtrail/contracts';
+
+export type UploadKind = 'full' | 'identical' | 'build_failed';
+
+/** An upload envelope checked and reduced to what the server stores. */
+export interface ValidUpload {
+  kind: UploadKind;
+  targetName: string;
+  commitSha: string;
+  /** The commit to compare with; null when unknown or explicitly none. */
+  parentSha: string | null;
+  /** `parent_commit_hash: null` was present: the commit has no parent on purpose. */
+  noParent: boolean;
+  branch: string | null;
+  commit: {
+    message: string | null;
+    authorName: string | null;
+    authorEmail: string | null;
+    committedAt: Date | null;
+    tags: string[];
+  };
+  pr: {
+    number: string | null;
+    name: string | null;
+    authorName: string | null;
+    authorEmail: string | null;
+  };
+  analysisVersion: string | null;
+  /** The report; for identical and failed builds it may be empty. */
+  report: MemoryReport;
+}
+
+const SHA = /^[0-9a-f]{4,64}$/;
+const MAX_NAME = 200;
+
+class Fields {
+  constructor(private readonly errors: string[]) {}
+
+  fail(message: string): void {
+    this.errors.push(message);
+  }
+
+  object(value: unknown, path: string, required = true): Record<string, unknown> | undefined {
+    if (value === undefined || value === null) {
+      if (required) this.fail(`${path} is required`);
+      return undefined;
+    }
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      this.fail(`${path} must be an object`);
+      return undefined;
+    }
+    return value as Record<string, unknown>;
+  }
+
+  /** Optional string: absent and null read as null; anything else must be a string. */
+  string(value: unknown, path: string, maxLength = 100_000): string | null {
+    if (value === undefined || value === null) return null;
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    if (typeof value !== 'string') {
+      this.fail(`${path} must be a string`);
+      return null;
+    }
+    if (value.length > maxLength) this.fail(`${path} cannot exceed ${maxLength} characters`);
+    return value;
+  }
+
+  number(value: unknown, path: string): void {
+    if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(`${path} must be a number`);
+  }
+}
+
+function checkLayout(f: Fields, layout: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(layout)) {
+    const path = `memory_analysis.memory_layout.${name}`;
+    const region = f.object(value, path);
+    if (!region) continue;
+    for (const key of ['address', 'limit_size', 'used_size'] as const)
+      f.number(region[key], `${path}.${key}`);
+    if (region.sections === undefined) continue;
+    if (!Array.isArray(region.sections)) {
+      f.fail(`${path}.sections must be an array`);
+      continue;
+    }
+    region.sections.forEach((section: unknown, i: number) => {
+      const s = f.object(section, `${path}.sections[${i}]`);
+      if (!s) return;
+      if (typeof s.name !== 'string') f.fail(`${path}.sections[${i}].name must be a string`);
+      f.number(s.address, `${path}.sections[${i}].address`);
+      f.number(s.size, `${path}.sections[${i}].size`);
+    });
+  }
+}
+
+function checkSymbols(f: Fields, symbols: unknown): void {
+  if (symbols === undefined || symbols === null) return;
+  if (!Array.isArray(symbols)) return f.fail('memory_analysis.symbols must be an array');
+  // Stop after a few bad entries: one message per bad field of 40k symbols helps nobody.
+  let bad = 0;
+  for (let i = 0; i < symbols.length && bad < 5; i++) {
+    const s = symbols[i] as Record<string, unknown> | null;
+    const path = `memory_analysis.symbols[${i}]`;
+    if (!s || typeof s !== 'object') {
+      f.fail(`${path} must be an object`);
+      bad++;
+      continue;
+    }
+    if (typeof s.name !== 'string') (f.fail(`${path}.name must be a string`), bad++);
+    if (typeof s.address !== 'number') (f.fail(`${path}.address must be a number`), bad++);
+    if (typeof s.size !== 'number' || s.size < 0)
+      (f.fail(`${path}.size must be a non-negative number`), bad++);
+  }
+}
+
+function parseTimestamp(f: Fields, value: string | null): Date | null {
+  if (value === null || value === '') return null;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    f.fail('metadata.git.commit_timestamp must be an ISO 8601 date');
+    return null;
+  }
+  return date;
+}
+
+/**
+ * Checks an upload envelope as the MemBrowse CLI (any version since 1.0) or ours sends it.
+ * Unknown keys are ignored and missing optional fields tolerated; every problem found is named
+ * by its path in one 400 answer.
+ */
+export function validateUpload(body: unknown): ValidUpload {
+  const errors: string[] = [];
+  const f = new Fields(errors);
+  const root = f.object(body, 'request body');
+  const metadata = f.object(root?.metadata, 'metadata');
+  const git = f.object(metadata?.git, 'metadata.git', false) ?? {};
+  const analysis = f.object(root?.memory_analysis, 'memory_analysis');
+
+  const identical = metadata?.identical === true;
+  const buildFailed = metadata?.build_failed === true;
+  const kind: UploadKind = buildFailed ? 'build_failed' : identical ? 'identical' : 'full';
+
+  const targetName =
+    f.string(metadata?.target_name, 'metadata.target_name', MAX_NAME)?.trim() ?? '';
+  if (metadata && !targetName) f.fail('metadata.target_name is required');
+  if (/[\u0000-\u001f]/.test(targetName))
+    f.fail('metadata.target_name cannot contain control characters');
+
+  const rawSha =
+    f.string(git.commit_hash, 'metadata.git.commit_hash', 64)?.trim().toLowerCase() ?? '';
+  if (metadata && !rawSha) f.fail('metadata.git.commit_hash is required');
+  else if (rawSha && !SHA.test(rawSha))
+    f.fail('metadata.git.commit_hash must be a hexadecimal commit SHA');
+
+  const noParent = 'parent_commit_hash' in git && git.parent_commit_hash === null;
+  const base =
+    f.string(git.base_commit_hash, 'metadata.git.base_commit_hash', 64)?.trim().toLowerCase() ||
+    null;
+  if (base && !SHA.test(base))
+    f.fail('metadata.git.base_commit_hash must be a hexadecimal commit SHA');
+  const parentSha = noParent || base === rawSha ? null : base;
+
+  const tags = git.tags ?? [];
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string'))
+    f.fail('metadata.git.tags must be an array of strings');
+
+  if (analysis) {
+    const layout = f.object(analysis.memory_layout, 'memory_analysis.memory_layout', false);
+    if (kind === 'full' && (!layout || Object.keys(layout).length === 0)) {
+      f.fail('memory_layout is required and cannot be empty');
+    } else if (layout) {
+      checkLayout(f, layout);
+    }
+    checkSymbols(f, analysis.symbols);
+  }
+  if (kind === 'identical' && !parentSha) {
+    f.fail(
+      "metadata.git.base_commit_hash is required for an identical upload (its footprint is the parent's)",
+    );
+  }
+
+  const commit = {
+    message: f.string(git.commit_message, 'metadata.git.commit_message'),
+    authorName: f.string(git.author_name, 'metadata.git.author_name', 500),
+    authorEmail: f.string(git.author_email, 'metadata.git.author_email', 500),
+    committedAt: parseTimestamp(
+      f,
+      f.string(git.commit_timestamp, 'metadata.git.commit_timestamp', 100),
+    ),
+    tags: Array.isArray(tags) ? (tags as string[]) : [],
+  };
+  const pr = {
+    number: f.string(git.pr_number, 'metadata.git.pr_number', 50),
+    name: f.string(git.pr_name, 'metadata.git.pr_name', 1000),
+    authorName: f.string(git.pr_author_name, 'metadata.git.pr_author_name', 500),
+    authorEmail: f.string(git.pr_author_email, 'metadata.git.pr_author_email', 500),
+  };
+  const branch = f.string(git.branch_name, 'metadata.git.branch_name', 500)?.trim() || null;
+  const analysisVersion = f.string(metadata?.analysis_version, 'metadata.analysis_version', 100);
+
+  if (errors.length > 0) throw new BadRequestException(errors.join('; '));
+  const report = analysis as unknown as MemoryReport;
+  return {
+    kind,
+    targetName,
+    commitSha: rawSha,
+    parentSha,
+    noParent,
+    branch: branch === 'unknown' ? null : branch,
+    commit,
+    pr,
+    analysisVersion,
+    report: { ...report, symbols: report.symbols ?? [], memory_layout: report.memory_layout ?? {} },
+  };
+}
