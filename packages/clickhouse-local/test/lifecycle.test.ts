@@ -49,7 +49,7 @@ describe('persistence', () => {
       // Close only once the insert is running inside the engine: a fixed delay raced the
       // request's arrival on a loaded machine.
       for (;;) {
-        const running = await rows(
+        const running = await rows<{ n: number | string }>(
           s.client,
           "SELECT count() AS n FROM system.processes WHERE query LIKE 'INSERT INTO t%'",
         );

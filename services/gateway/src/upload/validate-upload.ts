@@ -105,10 +105,13 @@ function checkSymbols(f: Fields, symbols: unknown): void {
       bad++;
       continue;
     }
-    if (typeof s.name !== 'string') (f.fail(`${path}.name must be a string`), bad++);
-    if (typeof s.address !== 'number') (f.fail(`${path}.address must be a number`), bad++);
-    if (typeof s.size !== 'number' || s.size < 0)
-      (f.fail(`${path}.size must be a non-negative number`), bad++);
+    const problems = [
+      typeof s.name !== 'string' && `${path}.name must be a string`,
+      typeof s.address !== 'number' && `${path}.address must be a number`,
+      (typeof s.size !== 'number' || s.size < 0) && `${path}.size must be a non-negative number`,
+    ].filter((problem): problem is string => Boolean(problem));
+    problems.forEach((problem) => f.fail(problem));
+    bad += problems.length;
   }
 }
 
@@ -142,8 +145,9 @@ export function validateUpload(body: unknown): ValidUpload {
   const targetName =
     f.string(metadata?.target_name, 'metadata.target_name', MAX_NAME)?.trim() ?? '';
   if (metadata && !targetName) f.fail('metadata.target_name is required');
-  if (/[\u0000-\u001f]/.test(targetName))
+  if ([...targetName].some((c) => c.charCodeAt(0) < 0x20)) {
     f.fail('metadata.target_name cannot contain control characters');
+  }
 
   const rawSha =
     f.string(git.commit_hash, 'metadata.git.commit_hash', 64)?.trim().toLowerCase() ?? '';
