@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 // The gateway (the "core service") serves the built app and every backend path at one origin.
@@ -9,6 +10,15 @@ const backendPaths = ['/api', '/auth', '/readyz', '/healthz', '/upload'];
 
 export default defineConfig({
   plugins: [react()],
+  resolve: {
+    // Shared rules (validation, envelope) come from the contracts sources, so the web never
+    // bundles a stale build of them.
+    alias: {
+      '@memtrail/contracts': fileURLToPath(
+        new URL('../packages/contracts/src/index.ts', import.meta.url),
+      ),
+    },
+  },
   server: {
     proxy: Object.fromEntries(backendPaths.map((path) => [path, { target: coreUrl }])),
   },

@@ -1,16 +1,67 @@
 import { Navigate, Route, Routes } from 'react-router';
+import { Spinner } from '../components/Spinner.tsx';
+import { useAuth } from '../lib/auth/AuthProvider.tsx';
 import { lazyPage } from '../lib/lazyPage.ts';
-import { RootLayout } from './RootLayout.tsx';
+import { AppLayout, PublicLayout } from './layouts.tsx';
+import { Suspense } from 'react';
+import { DashboardErrorBoundary } from './PageErrorBoundary.tsx';
 
 // Every page is its own chunk so the initial download stays the shell plus the libraries.
-const HomePage = lazyPage(() => import('../pages/HomePage.tsx'), 'HomePage');
+const HomePage = lazyPage(() => import('../pages/home/HomePage.tsx'), 'HomePage');
+const TutorialPage = lazyPage(() => import('../pages/TutorialPage.tsx'), 'TutorialPage');
+const PricingPage = lazyPage(() => import('../pages/PricingPage.tsx'), 'PricingPage');
+const AuthPage = lazyPage(() => import('../pages/auth/AuthPage.tsx'), 'AuthPage');
+const ProjectsPage = lazyPage(() => import('../pages/ProjectsPage.tsx'), 'ProjectsPage');
+const TargetPage = lazyPage(() => import('../pages/TargetPage.tsx'), 'TargetPage');
+
+const pricing = (
+  <Suspense fallback={<Spinner message="Loading pricing..." />}>
+    <PricingPage />
+  </Suspense>
+);
 
 export function AppRoutes() {
+  const { loading, user } = useAuth();
+  if (loading) return <Spinner message="Loading..." />;
+
+  if (!user) {
+    return (
+      <Routes>
+        <Route element={<PublicLayout />}>
+          <Route index element={<HomePage />} />
+          <Route path="tutorial" element={<TutorialPage />} />
+          <Route path="pricing" element={pricing} />
+          <Route path="auth" element={<AuthPage />} />
+          {/* Spec §2: any other path, project pages included, goes to the home page. */}
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Route>
+      </Routes>
+    );
+  }
+
   return (
     <Routes>
-      <Route element={<RootLayout />}>
-        <Route index element={<HomePage />} />
-        {/* Spec §2: any other path redirects to the home page. */}
+      <Route element={<AppLayout />}>
+        <Route index element={<ProjectsPage />} />
+        <Route path="project/:projectId">
+          <Route path="settings" element={<TargetPage view="settings" />} />
+          <Route path="target/:targetName">
+            <Route
+              index
+              element={
+                <DashboardErrorBoundary>
+                  <TargetPage view="dashboard" />
+                </DashboardErrorBoundary>
+              }
+            />
+            <Route path="symbols" element={<TargetPage view="symbols" />} />
+            <Route path="compare" element={<TargetPage view="compare" />} />
+            <Route path="region-config" element={<TargetPage view="region-config" />} />
+            <Route path="commit/:commitSha" element={<TargetPage view="commit" />} />
+          </Route>
+        </Route>
+        <Route path="tutorial" element={<TutorialPage />} />
+        <Route path="pricing" element={pricing} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -2,21 +2,30 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 interface Props {
   children: ReactNode;
+  /** Screen shown instead of the children; gets a function that renders them again. */
+  fallback?: (reset: () => void) => ReactNode;
+  /** Changing this (e.g. the path) clears a caught error, so navigating away recovers. */
+  resetKey?: unknown;
 }
 
 interface State {
   error: Error | null;
+  resetKey: unknown;
 }
 
 /**
- * Last line of defence for render errors, including failed lazy chunks. Texts are the generic
+ * Catches render errors, including failed lazy chunks. Without a fallback it shows the generic
  * boundary of spec §2. React still needs a class component for this.
  */
 export class ErrorBoundary extends Component<Props, State> {
-  override state: State = { error: null };
+  override state: State = { error: null, resetKey: this.props.resetKey };
 
-  static getDerivedStateFromError(error: Error): State {
+  static getDerivedStateFromError(error: Error): Partial<State> {
     return { error };
+  }
+
+  static getDerivedStateFromProps(props: Props, state: State): Partial<State> | null {
+    return props.resetKey !== state.resetKey ? { error: null, resetKey: props.resetKey } : null;
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo) {
@@ -27,22 +36,54 @@ export class ErrorBoundary extends Component<Props, State> {
 
   override render() {
     if (!this.state.error) return this.props.children;
+    if (this.props.fallback) return this.props.fallback(this.reset);
     return (
-      <div className="error-screen" role="alert">
-        <h1>Something went wrong</h1>
-        <p>
-          An unexpected error occurred while rendering this component. Please try refreshing the
-          page.
-        </p>
-        <div className="error-screen__actions">
-          <button type="button" onClick={() => window.location.reload()}>
-            Refresh Page
-          </button>
-          <button type="button" className="button--secondary" onClick={this.reset}>
-            Try Again
-          </button>
-        </div>
-      </div>
+      <ErrorScreen
+        title="Something went wrong"
+        text="An unexpected error occurred while rendering this component. Please try refreshing the page."
+        actions={[
+          { label: 'Refresh Page', onClick: () => window.location.reload() },
+          { label: 'Try Again', onClick: this.reset, secondary: true },
+        ]}
+      />
     );
   }
+}
+
+export interface ErrorAction {
+  label: string;
+  onClick(): void;
+  secondary?: boolean;
+}
+
+export function ErrorScreen({
+  title,
+  text,
+  actions,
+}: {
+  title: string;
+  text: string;
+  actions: ErrorAction[];
+}) {
+  return (
+    <div className="error-screen" role="alert">
+      <div className="error-screen__icon" aria-hidden="true">
+        !
+      </div>
+      <h1>{title}</h1>
+      <p>{text}</p>
+      <div className="error-screen__actions">
+        {actions.map((action) => (
+          <button
+            key={action.label}
+            type="button"
+            className={`button ${action.secondary ? 'button--ghost' : 'button--primary'}`}
+            onClick={action.onClick}
+          >
+            {action.label}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
 }

@@ -35,8 +35,8 @@ export function withTimeout<T>(
  * React.lazy for modules with a named export, so pages keep named exports (easier to find and
  * refactor) and still split into their own chunk.
  */
-export function lazyPage<K extends string, M extends Record<K, ComponentType>>(
-  load: () => Promise<M>,
+export function lazyPage<P extends object, K extends string>(
+  load: () => Promise<Record<K, ComponentType<P>>>,
   exportName: K,
 ) {
   return lazy(async () => {

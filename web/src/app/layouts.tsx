@@ -1,0 +1,66 @@
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { Header } from '../components/Header.tsx';
+import { LoadingBar } from '../components/LoadingBar.tsx';
+import { SideMenu } from '../components/SideMenu.tsx';
+import { Spinner } from '../components/Spinner.tsx';
+import { useProjects } from '../lib/data.ts';
+import { PageErrorBoundary } from './PageErrorBoundary.tsx';
+
+/** Signed-out shell: header over full-width public pages. */
+export function PublicLayout() {
+  return (
+    <div className="shell">
+      <Header />
+      <main className="public-main">
+        <PageErrorBoundary>
+          <Suspense fallback={<Spinner message="Loading..." />}>
+            <Outlet />
+          </Suspense>
+        </PageErrorBoundary>
+      </main>
+    </div>
+  );
+}
+
+/**
+ * Signed-in shell: header, global loading bar, side menu. Projects load as soon as the user is
+ * signed in (except on symbol pages, which load their own data first) and gate the pages.
+ */
+export function AppLayout() {
+  const { pathname } = useLocation();
+  const { data, error, isLoading, mutate } = useProjects(!pathname.includes('/symbols'));
+
+  let content;
+  if (isLoading && !data) {
+    content = <Spinner message="Loading projects..." />;
+  } else if (error && !data) {
+    content = (
+      <div className="load-error" role="alert">
+        <p>Error: {error instanceof Error ? error.message : String(error)}</p>
+        <button type="button" className="button button--primary" onClick={() => void mutate()}>
+          Retry
+        </button>
+      </div>
+    );
+  } else {
+    content = (
+      <PageErrorBoundary>
+        <Suspense fallback={<Spinner message="Loading..." />}>
+          <Outlet />
+        </Suspense>
+      </PageErrorBoundary>
+    );
+  }
+
+  return (
+    <div className="shell">
+      <Header />
+      <LoadingBar />
+      <div className="app-body">
+        <SideMenu />
+        <main className="app-main">{content}</main>
+      </div>
+    </div>
+  );
+}

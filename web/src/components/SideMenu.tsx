@@ -1,0 +1,63 @@
+import { NavLink, useLocation } from 'react-router';
+import { useProjects, useTargets } from '../lib/data.ts';
+import { paths, projectRouteOf } from '../lib/routes.ts';
+
+const itemClass = ({ isActive }: { isActive: boolean }) =>
+  `side-menu__item${isActive ? ' side-menu__item--active' : ''}`;
+
+/**
+ * Projects, then within a project the project and target names and the target pages (spec §2).
+ * Target pages need a target: without one in the route the project's first target is used.
+ */
+export function SideMenu() {
+  const { pathname } = useLocation();
+  const { projectId, targetName } = projectRouteOf(pathname);
+  const { data: projects } = useProjects(Boolean(projectId));
+  const { data: targets } = useTargets(projectId);
+  const project = projects?.find((candidate) => String(candidate.id) === projectId);
+  const target = targetName ?? targets?.[0]?.name;
+
+  return (
+    <nav className="side-menu" aria-label="Project navigation">
+      <NavLink to="/" end className={itemClass}>
+        <span className="side-menu__icon" aria-hidden="true">
+          ▦
+        </span>
+        Projects
+      </NavLink>
+      {projectId ? (
+        <div className="side-menu__project">
+          <div className="side-menu__context">
+            <span className="side-menu__label">Project</span>
+            <span className="side-menu__name" title={project?.name}>
+              {project?.name ?? projectId}
+            </span>
+            <span className="side-menu__label">Target</span>
+            <span className="side-menu__name side-menu__name--mono" title={target}>
+              {target ?? '—'}
+            </span>
+          </div>
+          {target ? (
+            <>
+              <NavLink to={paths.dashboard(projectId, target)} end className={itemClass}>
+                Dashboard
+              </NavLink>
+              <NavLink to={paths.compare(projectId, target)} className={itemClass}>
+                Compare Builds
+              </NavLink>
+              <NavLink to={paths.symbols(projectId, target)} className={itemClass}>
+                Symbol Analysis
+              </NavLink>
+              <NavLink to={paths.regionConfig(projectId, target)} className={itemClass}>
+                Region Config
+              </NavLink>
+            </>
+          ) : null}
+          <NavLink to={paths.settings(projectId)} className={itemClass}>
+            Settings
+          </NavLink>
+        </div>
+      ) : null}
+    </nav>
+  );
+}

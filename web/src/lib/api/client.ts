@@ -1,0 +1,100 @@
+import type { AuthSession, FetchLike } from '../auth/types.ts';
+
+// Core service client (spec §7, §8): bearer token on every call, one refresh-and-retry on 401,
+// envelope errors turned into '{type or Error}: {error}', identical in-flight GETs shared.
+
+export const API_MESSAGES = {
+  noSession: 'No active session',
+  sessionExpired: 'Session expired and refresh failed',
+} as const;
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiClientOptions {
+  coreUrl: string;
+  getSession(): Promise<AuthSession | null>;
+  refreshSession(): Promise<AuthSession | null>;
+  /** Where a lost session leads: the spec sends the browser to '/'. */
+  onSessionLost(message: string): void;
+  fetch?: FetchLike;
+}
+
+export interface ApiClient {
+  request<T>(method: string, path: string, body?: unknown): Promise<T>;
+  get<T>(path: string): Promise<T>;
+}
+
+interface Envelope {
+  status?: string;
+  type?: string | null;
+  error?: string | null;
+  data?: unknown;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const fetchFn: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const inFlight = new Map<string, Promise<unknown>>();
+
+  async function token(): Promise<string> {
+    const session = (await options.getSession()) ?? (await options.refreshSession());
+    if (!session) {
+      options.onSessionLost(API_MESSAGES.noSession);
+      throw new ApiError(API_MESSAGES.noSession);
+    }
+    return session.access_token;
+  }
+
+  const send = (method: string, path: string, accessToken: string, body: unknown) =>
+    fetchFn(`${options.coreUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  async function perform<T>(method: string, path: string, body: unknown): Promise<T> {
+    let response = await send(method, path, await token(), body);
+    if (response.status === 401) {
+      const refreshed = await options.refreshSession();
+      if (!refreshed) {
+        options.onSessionLost(API_MESSAGES.sessionExpired);
+        throw new ApiError(API_MESSAGES.sessionExpired, 401);
+      }
+      response = await send(method, path, refreshed.access_token, body);
+    }
+    const envelope = (await response.json().catch(() => null)) as Envelope | null;
+    if (envelope?.status === 'error') {
+      throw new ApiError(`${envelope.type || 'Error'}: ${envelope.error}`, response.status);
+    }
+    if (!response.ok) {
+      throw new ApiError(
+        `Core service error: ${response.status} ${response.statusText}`,
+        response.status,
+      );
+    }
+    return envelope?.data as T;
+  }
+
+  function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    if (method !== 'GET') return perform<T>(method, path, body);
+    const key = `GET ${path}`;
+    const shared = inFlight.get(key);
+    if (shared) return shared as Promise<T>;
+    const promise = perform<T>(method, path, undefined).finally(() => inFlight.delete(key));
+    inFlight.set(key, promise);
+    return promise;
+  }
+
+  return { request, get: (path) => request('GET', path) };
+}

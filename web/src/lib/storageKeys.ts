@@ -1,0 +1,11 @@
+// Browser storage keys, all prefixed with the product name so they never clash with other apps
+// on the same origin (spec §3).
+export const STORAGE_KEYS = {
+  accessToken: 'memtrail_access_token',
+  refreshToken: 'memtrail_refresh_token',
+  user: 'memtrail_user',
+  /** Cloud mode keeps its whole session under one key of its own. */
+  hostedSession: 'memtrail_auth_session',
+  /** PKCE verifier between the OAuth redirect and the return to the site root. */
+  pkceVerifier: 'memtrail_pkce_verifier',
+} as const;
