@@ -1,2 +1,3 @@
 // @memtrail/report: each part exports from its own folder; this file gathers them.
 export {};
+export * from './linker/index.js';
