@@ -17,12 +17,7 @@ export interface ReportRequest {
   skipLineProgram: boolean;
 }
 
-export interface RegionDefinition {
-  name: string;
-  origin: number;
-  length: number;
-  attributes: string;
-}
+export type RegionDefinition = engine.MemoryRegionListing;
 
 export class EngineUnavailable extends Error {
   constructor(what: string) {
@@ -43,13 +38,17 @@ export async function buildReport(request: ReportRequest): Promise<MemoryReport>
   return (await engineFunction('generateReport')(request)) as MemoryReport;
 }
 
-export async function parseRegions(
+/** MEMORY regions of the scripts in declaration order; `defines` fill names the scripts leave undefined. */
+export function parseRegions(
   scripts: string[],
   defines: Record<string, string>,
   searchPaths: string[],
-): Promise<RegionDefinition[]> {
-  return (await engineFunction('parseLinkerScripts')(scripts, {
-    defines,
+  cwd: string,
+): RegionDefinition[] {
+  return engine.listMemoryRegions({
+    scripts,
+    defsyms: Object.entries(defines).map(([name, value]) => `${name}=${value}`),
     searchPaths,
-  })) as RegionDefinition[];
+    cwd,
+  });
 }

@@ -1,5 +1,7 @@
 import { formatHelp, parseArgs, UsageError, type CommandSpec, type ParsedArgs } from './args.js';
 import { RuntimeError, VERSION, type CliIo } from './context.js';
+import { onboardSpec, runOnboard } from './commands/onboard.js';
+import { regionsSpec, runRegions } from './commands/regions.js';
 import { reportSpec, runReport, uploadSpec } from './commands/report.js';
 
 interface Command {
@@ -10,6 +12,8 @@ interface Command {
 const COMMANDS: Command[] = [
   { spec: reportSpec, run: runReport },
   { spec: uploadSpec, run: runReport },
+  { spec: onboardSpec, run: runOnboard },
+  { spec: regionsSpec, run: runRegions },
 ];
 
 function overview(): string {
