@@ -62,7 +62,7 @@ class SourceResolver {
   private readonly abbrevTables = new Map<number, AbbrevTable>();
   private readonly lineTables = new Map<number, LineTable>();
   private readonly die = new DieAttributes();
-  /** Function start → first line row there (null until found). */
+  /** Function start → the line row there (null until found). */
   private readonly functionRows = new Map<
     number,
     { table: LineTable; file: number; line: number } | null
@@ -206,8 +206,22 @@ class SourceResolver {
       const table = this.lineTable(unit);
       if (!table || done.has(table.offset)) continue;
       done.add(table.offset);
+      // Like addr2line, the last of several consecutive rows at one address wins (GCC emits the
+      // opening-brace row and the first statement's row at a function's first instruction).
+      let lastAddress = -1;
+      let lastRow: { table: LineTable; file: number; line: number } | undefined;
       runLineProgram(this.sections.line, table, (address, file, line) => {
-        if (rows.get(address) === null) rows.set(address, { table, file, line });
+        if (address === lastAddress && lastRow) {
+          lastRow.file = file;
+          lastRow.line = line;
+          return;
+        }
+        lastAddress = address;
+        lastRow = undefined;
+        if (rows.get(address) === null) {
+          lastRow = { table, file, line };
+          rows.set(address, lastRow);
+        }
       });
     }
   }
