@@ -2,6 +2,7 @@ import { formatHelp, parseArgs, UsageError, type CommandSpec, type ParsedArgs } 
 import { RuntimeError, VERSION, type CliIo } from './context.js';
 import { onboardSpec, runOnboard } from './commands/onboard.js';
 import { regionsSpec, runRegions } from './commands/regions.js';
+import { runSummary, summarySpec } from './commands/summary.js';
 import { reportSpec, runReport, uploadSpec } from './commands/report.js';
 
 interface Command {
@@ -14,6 +15,7 @@ const COMMANDS: Command[] = [
   { spec: uploadSpec, run: runReport },
   { spec: onboardSpec, run: runOnboard },
   { spec: regionsSpec, run: runRegions },
+  { spec: summarySpec, run: runSummary },
 ];
 
 function overview(): string {
