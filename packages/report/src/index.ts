@@ -1,3 +1,6 @@
 // @memtrail/report: each part exports from its own folder; this file gathers them.
 export {};
 export * from './linker/index.js';
+export * from './elf/index.js';
+export * from './dwarf/index.js';
+export * from './report/index.js';

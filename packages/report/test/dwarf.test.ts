@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { resolveSources } from '../src/dwarf/index.js';
-import { EM_ARM, parseElf } from '../src/elf/index.js';
+import { parseElf } from '../src/elf/index.js';
+import { codeAddress } from '../src/report/index.js';
 import { FIXTURE_DIR, type Variant, binutils, buildFirmware } from './elf-firmware-build.js';
 import { type ReadelfDie, parseDies } from './elf-readelf.js';
 
@@ -42,7 +43,7 @@ describe('DWARF source resolution against binutils', () => {
         );
         const requests = defined.map((s) => ({
           kind: s.type === 'FUNC' ? ('function' as const) : ('variable' as const),
-          address: s.type === 'FUNC' && elf.machine === EM_ARM ? s.value & ~1 : s.value,
+          address: codeAddress(elf, s),
           name: s.name,
         }));
         const results = resolveSources(elf, requests);

@@ -125,11 +125,21 @@ export function buildFirmware(variant: Variant): Firmware & { dir: string; clean
   const objects: string[] = [];
   for (const source of r.sources) {
     const object = join(dir, source.replace(/[/.]/g, '_') + '.o');
-    run(source.endsWith('.cpp') ? r.cxx : r.cc, [...r.flags, '-c', source, '-o', object]);
+    const isCpp = source.endsWith('.cpp');
+    const flags = isCpp
+      ? r.flags
+      : r.flags.filter((f) => f !== '-fno-exceptions' && f !== '-fno-rtti');
+    run(isCpp ? r.cxx : r.cc, [...flags, '-c', source, '-o', object]);
     objects.push(object);
   }
   const utilObject = join(dir, 'util.o');
-  run(r.cc, [...r.flags, '-c', 'lib/util.c', '-o', utilObject]);
+  run(r.cc, [
+    ...r.flags.filter((f) => f !== '-fno-exceptions' && f !== '-fno-rtti'),
+    '-c',
+    'lib/util.c',
+    '-o',
+    utilObject,
+  ]);
   run(`${r.tools}ar`, ['rcs', join(dir, 'libutil.a'), utilObject]);
   const elfPath = join(dir, 'firmware.elf');
   const mapPath = join(dir, 'firmware.map');
