@@ -6,7 +6,8 @@ import { defineConfig } from 'vite';
 // In development Vite serves the app and forwards those paths, so the browser code never needs
 // to know a second origin. CORE_URL matches the variable the services use (DESIGN §5).
 const coreUrl = process.env.CORE_URL ?? 'http://localhost:5000';
-const backendPaths = ['/api', '/auth', '/readyz', '/healthz', '/upload'];
+// '/auth' alone is the sign-in page of the app; only the endpoints below it are the backend's.
+const backendPaths = ['/api', '^/auth/', '/readyz', '/healthz', '/upload'];
 
 export default defineConfig({
   plugins: [react()],
