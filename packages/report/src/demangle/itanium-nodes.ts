@@ -17,6 +17,13 @@ export class Out {
   }
 }
 
+/** Whether a type prints anything after the declarator it encloses (function or array types). */
+export function hasRightPart(node: Node): boolean {
+  const probe = new Out();
+  node.right(probe);
+  return probe.s !== '';
+}
+
 export abstract class Node {
   abstract left(o: Out): void;
   right(_o: Out): void {}
@@ -124,13 +131,18 @@ export class ArgPackNode extends Node {
 }
 
 /** A template parameter; resolved late because conversion operators refer forward. */
+/** Set while printing a generic lambda's signature, whose parameters print as `auto:N`. */
+let inLambdaSignature = 0;
+
 export class TemplateParamNode extends Node {
   constructor(
     readonly index: number,
     readonly scope: { args: Node[] | null },
-    readonly autoParam: boolean,
   ) {
     super();
+  }
+  private get autoParam(): boolean {
+    return inLambdaSignature > 0;
   }
   override resolve(): Node {
     const arg = this.scope.args?.[this.index];
@@ -218,7 +230,12 @@ export class ClosureNode extends Node {
   }
   left(o: Out): void {
     o.push('{lambda(');
-    printList(o, this.params);
+    inLambdaSignature++;
+    try {
+      printList(o, this.params);
+    } finally {
+      inLambdaSignature--;
+    }
     o.push(`)#${this.number}}`);
   }
 }
@@ -385,7 +402,9 @@ export class ArrayNode extends Node {
     this.element.left(o);
   }
   override right(o: Out): void {
-    o.push(' [');
+    // `int [3][4]`: only the first dimension is separated from the element type.
+    if (o.last() !== ']') o.push(' ');
+    o.push('[');
     this.dimension?.print(o);
     o.push(']');
     this.element.right(o);
@@ -406,7 +425,7 @@ export class FunctionTypeNode extends Node {
   }
   left(o: Out): void {
     this.ret.left(o);
-    o.push(' ');
+    if (!hasRightPart(this.ret)) o.push(' ');
   }
   override right(o: Out): void {
     this.rightWithQuals(o, '');
@@ -437,9 +456,7 @@ export class FunctionEncodingNode extends Node {
     if (ret) {
       ret.left(o);
       // `int* f()` but `void (*f())(int)`: no space where the return type wraps the name.
-      const rightPart = new Out();
-      ret.right(rightPart);
-      if (rightPart.s === '') o.push(' ');
+      if (!hasRightPart(ret)) o.push(' ');
     }
     this.name.print(o);
     o.push('(');

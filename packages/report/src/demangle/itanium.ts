@@ -193,8 +193,6 @@ class Parser {
   private i = 0;
   private readonly subs: Node[] = [];
   private scope: Scope = { args: null };
-  /** Inside a generic lambda's signature template parameters print as `auto:N`. */
-  private autoParams = false;
   /** Names in template arguments or types do not set the function's template scope. */
   private typeDepth = 0;
   private inConversion = false;
@@ -521,16 +519,9 @@ class Parser {
       return new BracedNameNode(`{unnamed type#${index}}`);
     }
     if (this.eat('Ul')) {
-      const savedAuto = this.autoParams;
-      this.autoParams = true;
-      let params: Node[];
-      try {
-        // C++20 lambdas may declare template parameters first (Ty, Tn, Tt).
-        while (this.peek() === 'T' && /[ynt]/.test(this.peek(1))) this.templateParamDecl();
-        params = this.bareFunctionParams('E');
-      } finally {
-        this.autoParams = savedAuto;
-      }
+      // C++20 lambdas may declare template parameters first (Ty, Tn, Tt).
+      while (this.peek() === 'T' && /[ynt]/.test(this.peek(1))) this.templateParamDecl();
+      const params = this.bareFunctionParams('E');
       this.expect('E');
       const index = this.peek() === '_' ? 1 : this.number() + 2;
       this.expect('_');
@@ -591,7 +582,7 @@ class Parser {
   private templateParam(): Node {
     this.expect('T');
     const index = this.seqId(10);
-    return new TemplateParamNode(index, this.scope, this.autoParams);
+    return new TemplateParamNode(index, this.scope);
   }
 
   private templateArgs(): TemplateArgsNode {
@@ -745,7 +736,7 @@ class Parser {
       this.i += 2;
       const bits = this.number();
       const x = this.eat('x');
-      this.expect('_');
+      if (!x) this.expect('_');
       return new NameNode(`_Float${bits}${x ? 'x' : ''}`);
     } else if (c === 'p') {
       this.i += 2;
@@ -841,7 +832,7 @@ class Parser {
     const value = (negative ? '-' : '') + (negative ? raw.slice(1) : raw);
     const typeName = type instanceof NameNode ? type.name : null;
     if (typeName === 'bool' && (raw === '0' || raw === '1')) {
-      return new SimpleExprNode((o) => o.push(raw === '1' ? 'true' : 'false'));
+      return new ExprNode((o) => o.push(raw === '1' ? 'true' : 'false'));
     }
     const code = Object.keys(BUILTIN).find((k) => BUILTIN[k] === typeName);
     const suffix = code === undefined ? undefined : LITERAL_SUFFIX[code];
@@ -1069,7 +1060,10 @@ export function demangleItanium(mangled: string): string | null {
   try {
     const parser = new Parser(mangled);
     const node = parser.parseMangled();
-    const suffix = cloneSuffixes(mangled.slice(parser.position));
+    const rest = mangled.slice(parser.position);
+    // c++filt accepts clone suffixes after functions only (`_ZL3foo.lto_priv.0` stays mangled).
+    if (rest !== '' && !(node instanceof FunctionEncodingNode)) return null;
+    const suffix = cloneSuffixes(rest);
     if (suffix === null) return null;
     return node.toString() + suffix;
   } catch (error) {
