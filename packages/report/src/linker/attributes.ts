@@ -14,7 +14,8 @@ export interface RegionAttributes {
 /**
  * What a region holds, derived from its attributes:
  * - `ram`: writable (`w`), executable or not: CubeMX writes `RAM (xrw)`;
- * - `flash`: executable but not writable (`rx`), unless the name says RAM (ESP32 `iram0_0_seg (RX)`);
+ * - `flash`: executable but not writable (`rx`); names are not consulted, since they mislead (ESP32's
+ *   `iram0_2_seg (RX)` is flash-mapped, `iram0_0_seg (RX)` is RAM);
  * - `rom`: readable only (`r`, or `!w`);
  * - with `!x` only (data but not code) it is `ram`;
  * - without attributes the name is the only hint (FLASH/ROM/TEXT → flash, RAM/SRAM/CCM/TCM → ram).
@@ -66,7 +67,7 @@ export function regionKind(name: string, attributes: RegionAttributes): RegionKi
   const has = (letter: AttributeLetter): boolean => attributes.set.includes(letter);
   const denies = (letter: AttributeLetter): boolean => attributes.negated.includes(letter);
   if (has('w')) return 'ram';
-  if (has('x')) return /ram/i.test(name) && !FLASH_NAME.test(name) ? 'ram' : 'flash';
+  if (has('x')) return 'flash';
   if (has('r')) return 'rom';
   if (denies('x')) return 'ram';
   if (denies('w')) return 'rom';

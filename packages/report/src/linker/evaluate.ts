@@ -30,6 +30,8 @@ export interface EvalScope {
   region(name: string, which: 'origin' | 'length', position: SourcePosition): bigint;
   maxPageSize: bigint;
   commonPageSize: bigint;
+  /** Symbols that are defined but whose value this evaluation may not use (see loadLinkerScripts). */
+  withheld?: ReadonlySet<string>;
 }
 
 const SIGN_BIT = 1n << 63n;
@@ -63,6 +65,14 @@ export function evaluate(expr: Expr, scope: EvalScope): Value {
       return scope.dot;
     case 'symbol': {
       const entry = scope.symbols.get(expr.name);
+      if (entry && scope.withheld?.has(expr.name)) {
+        return {
+          unknown: true,
+          code: 'undefined-symbol',
+          message: `'${expr.name}' is only PROVIDEd, and ld does not pass a PROVIDEd value on to other assignments before it evaluates MEMORY (ld then reports an invalid origin or length)`,
+          position: expr.position,
+        };
+      }
       if (entry) return entry.value;
       return {
         unknown: true,

@@ -89,7 +89,7 @@ const SCRIPT_OPERATORS = [
 ];
 const MEMORY_OPERATORS = ['!', '(', ')', ':', '=', ',', ';', '{', '}'];
 
-const EXPR_NAME = /^[A-Za-z_.$\\~][A-Za-z0-9_.$/\\~]*/;
+const EXPR_NAME = /^[A-Za-z_.$\\][A-Za-z0-9_.$/\\~]*/;
 const SCRIPT_NAME = /^[A-Za-z0-9_.$/\\~*?[\]][A-Za-z0-9_.$/\\~*?[\]\-+!^:]*/;
 const MEMORY_NAME = /^[A-Za-z0-9_.$\\~][A-Za-z0-9_.$\\~\-+]*/;
 

@@ -89,7 +89,8 @@ export function linkerInputs(scripts: string[], defsyms: string[] = []): LinkerI
  *
  * 1. All statements (defsyms and scripts in command-line order, INCLUDEs inlined) run in order;
  *    a later assignment replaces an earlier one, PROVIDE only defines what is still undefined,
- *    DEFINED() sees only what came before. In this pass ORIGIN()/LENGTH() give 0 and ~0: ld
+ *    DEFINED() sees only what came before. In this pass ORIGIN()/LENGTH() give 0 and ~0, and an
+ *    assignment cannot use the value of a PROVIDEd symbol (MEMORY can): ld
  *    evaluates MEMORY only after it (verified: `X = ORIGIN(M)` then `ORIGIN = X` in another
  *    region yields 0 in ld's map).
  * 2. MEMORY regions are evaluated in declaration order with the symbols of pass 1; a region may
@@ -197,7 +198,7 @@ export function loadLinkerScripts(options: LinkerScriptOptions): LinkerScriptMod
   };
   const firstPass = execute(
     statements,
-    { region: unevaluated, addressMask, ...pageSizes },
+    { region: unevaluated, addressMask, ...pageSizes, firstPass: true },
     undefined,
   );
 
@@ -364,6 +365,7 @@ function symbolOut(name: string, entry: SymbolEntry, mask: bigint): LinkerSymbol
 
 interface ExecutionScope {
   region: EvalScope['region'];
+  firstPass?: boolean;
   addressMask: bigint;
   maxPageSize: bigint;
   commonPageSize: bigint;
@@ -384,7 +386,9 @@ function execute(
   const symbols = new Map<string, SymbolEntry>();
   const placements: SectionPlacement[] = [];
   let entry: string | undefined;
+  const provided = new Set<string>();
   const scopeWith = (dot: Value): EvalScope => ({
+    ...(base.firstPass && { withheld: provided }),
     region: base.region,
     maxPageSize: base.maxPageSize,
     commonPageSize: base.commonPageSize,
@@ -418,6 +422,8 @@ function execute(
         position: value.position,
       });
     }
+    if (statement.provide) provided.add(statement.target);
+    else provided.delete(statement.target);
     symbols.set(statement.target, {
       value,
       position: statement.position,
