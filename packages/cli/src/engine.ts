@@ -34,8 +34,33 @@ function engineFunction(name: string): AnyFunction {
   return fn as AnyFunction;
 }
 
-export async function buildReport(request: ReportRequest): Promise<MemoryReport> {
-  return (await engineFunction('generateReport')(request)) as MemoryReport;
+/**
+ * Region mapping comes from the engine's layout module; until that module is exported the CLI
+ * reports it as missing rather than inventing regions.
+ */
+function layoutBuilder(): engine.LayoutBuilder {
+  return engineFunction('buildMemoryLayout') as engine.LayoutBuilder;
+}
+
+export async function buildReport(
+  request: ReportRequest,
+  onWarning: (message: string) => void,
+): Promise<MemoryReport> {
+  if (request.mapFile) engineFunction('applyMapFile');
+  const report = engine.generateReport({
+    elf: request.elfPath,
+    linkerScripts: request.linkerScripts,
+    defs: Object.entries(request.defines).map(([name, value]) => `${name}=${value}`),
+    limits: request.limits ? [request.limits] : [],
+    skipSections: request.skipSections,
+    skipLineProgram: request.skipLineProgram,
+    buildLayout: layoutBuilder(),
+    onWarning,
+  });
+  if (request.mapFile) {
+    return (await engineFunction('applyMapFile')(report, request.mapFile)) as MemoryReport;
+  }
+  return report;
 }
 
 /** MEMORY regions of the scripts in declaration order; `defines` fill names the scripts leave undefined. */

@@ -28,7 +28,7 @@ export async function generateReport(
   }
   let report: MemoryReport;
   try {
-    report = await buildReport(request);
+    report = await buildReport(request, (message) => warn(io, message));
   } catch (error) {
     if (error instanceof EngineUnavailable) throw new RuntimeError(error.message);
     throw new RuntimeError(`cannot generate the report for ${elf}: ${(error as Error).message}`, {
