@@ -35,11 +35,12 @@ function engineFunction(name: string): AnyFunction {
 }
 
 /**
- * Region mapping comes from the engine's layout module; until that module is exported the CLI
- * reports it as missing rather than inventing regions.
+ * generateReport() takes its region mapping as a LayoutBuilder. The engine exports
+ * buildMemoryLayout() with its own options, but not yet the builder that loads the linker scripts
+ * and feeds it; until `@memtrail/report` exports `layoutBuilder`, reports cannot be generated.
  */
 function layoutBuilder(): engine.LayoutBuilder {
-  return engineFunction('buildMemoryLayout') as engine.LayoutBuilder;
+  return engineFunction('layoutBuilder') as engine.LayoutBuilder;
 }
 
 export async function buildReport(
