@@ -4,3 +4,4 @@ export * from './linker/index.js';
 export * from './elf/index.js';
 export * from './dwarf/index.js';
 export * from './report/index.js';
+export * from './layout/index.js';

@@ -1,0 +1,9 @@
+export { buildMemoryLayout, LayoutError } from './build.js';
+export type {
+  BuildLayoutOptions,
+  LayoutRegion,
+  LayoutSection,
+  LayoutSegment,
+  MemoryLayoutRegion,
+  MemoryLayoutResult,
+} from './types.js';
