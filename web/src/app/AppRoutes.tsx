@@ -11,6 +11,10 @@ const HomePage = lazyPage(() => import('../pages/home/HomePage.tsx'), 'HomePage'
 const TutorialPage = lazyPage(() => import('../pages/TutorialPage.tsx'), 'TutorialPage');
 const PricingPage = lazyPage(() => import('../pages/PricingPage.tsx'), 'PricingPage');
 const AuthPage = lazyPage(() => import('../pages/auth/AuthPage.tsx'), 'AuthPage');
+const ResetPasswordPage = lazyPage(
+  () => import('../pages/auth/ResetPasswordPage.tsx'),
+  'ResetPasswordPage',
+);
 const ProjectsPage = lazyPage(() => import('../pages/ProjectsPage.tsx'), 'ProjectsPage');
 const TargetPage = lazyPage(() => import('../pages/TargetPage.tsx'), 'TargetPage');
 
@@ -32,6 +36,8 @@ export function AppRoutes() {
           <Route path="tutorial" element={<TutorialPage />} />
           <Route path="pricing" element={pricing} />
           <Route path="auth" element={<AuthPage />} />
+          {/* The mailed reset link's landing page (spec §7: /reset-password on our origin). */}
+          <Route path="reset-password" element={<ResetPasswordPage />} />
           {/* Spec §2: any other path, project pages included, goes to the home page. */}
           <Route path="*" element={<Navigate to="/" replace />} />
         </Route>
@@ -62,6 +68,7 @@ export function AppRoutes() {
         </Route>
         <Route path="tutorial" element={<TutorialPage />} />
         <Route path="pricing" element={pricing} />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -1,5 +1,6 @@
 import type { PostHog } from 'posthog-js';
 import { posthogKey } from './config.ts';
+import { pageTypeOf, projectPropsOf } from './pageType.ts';
 
 // Usage analytics (spec §3, §4, §9). posthog-js is imported only once a key is configured, so
 // it never weighs on the initial download, and any failure leaves analytics off, never the app.
@@ -88,30 +89,6 @@ export function identifyUser(user: AnalyticsUser) {
 
 export function resetUser() {
   withClient('reset user', (client) => client.reset());
-}
-
-/** Spec §4 page-type tagging, in the order the rules are listed. */
-export function pageTypeOf(pathname: string): string | null {
-  if (pathname === '/') return 'projects_list';
-  if (pathname === '/tutorial') return 'tutorial';
-  if (pathname === '/pricing') return 'pricing';
-  if (pathname === '/auth') return 'auth';
-  if (pathname.includes('/settings')) return 'project_settings';
-  if (pathname.includes('/symbols')) return 'symbols';
-  if (pathname.includes('/compare')) return 'compare';
-  if (pathname.includes('/region-config')) return 'region_config';
-  if (/^\/project\/[^/]+\/target\/[^/]+/.test(pathname)) return 'dashboard';
-  return null;
-}
-
-/** Route-derived super properties; project ones are dropped on leaving project paths. */
-export function projectPropsOf(pathname: string): { project_id?: string; target_name?: string } {
-  const match = /^\/project\/([^/]+)(?:\/target\/([^/]+))?/.exec(pathname);
-  if (!match) return {};
-  return {
-    project_id: decodeURIComponent(match[1] ?? ''),
-    ...(match[2] ? { target_name: decodeURIComponent(match[2]) } : {}),
-  };
 }
 
 export function trackPage(pathname: string, pageName: string) {

@@ -6,6 +6,4 @@ export const STORAGE_KEYS = {
   user: 'memtrail_user',
   /** Cloud mode keeps its whole session under one key of its own. */
   hostedSession: 'memtrail_auth_session',
-  /** PKCE verifier between the OAuth redirect and the return to the site root. */
-  pkceVerifier: 'memtrail_pkce_verifier',
 } as const;

@@ -25,14 +25,14 @@ jobs:
       - uses: actions/checkout@v4
         with:
           fetch-depth: 0 # the whole history, so past commits can be rebuilt
-      - uses: memtrail/memtrail@v1
+      - uses: your-org/memtrail@v1
         with:
-          mode: onboard
           num_commits: ${N}
           build_script: make
           elf: build/fw.elf
           ld: link.ld
           target_name: stm32
+          api_url: ${window.location.origin}
           api_key: \${{ secrets.MEMTRAIL_API_KEY }}`;
 
 const PR_ACTION = `# .github/workflows/memtrail.yml
@@ -48,14 +48,16 @@ jobs:
     steps:
       - uses: actions/checkout@v4
       - run: make
-      - uses: memtrail/memtrail@v1
+      - uses: your-org/memtrail@v1
         with:
           elf: build/fw.elf
           ld: link.ld
           target_name: stm32
+          api_url: ${window.location.origin}
           api_key: \${{ secrets.MEMTRAIL_API_KEY }}`;
 
-const REPORT_CLI = `npx memtrail report build/fw.elf link.ld --upload --target-name stm32`;
+const REPORT_CLI = `npx memtrail report build/fw.elf link.ld --upload --target-name stm32 \\
+  --api-url ${window.location.origin}`;
 const LOCAL_CLI = `npx memtrail report build/fw.elf link.ld`;
 
 const INPUTS = [
@@ -160,7 +162,8 @@ export function TutorialPage() {
           </h2>
           <p>
             A historical onboarding checks out each of the last {N} commits, builds it and uploads
-            its memory report, oldest first. Run it once from the GitHub Action:
+            its memory report, oldest first. Run it once from the GitHub Action (replace{' '}
+            <code>your-org/memtrail</code> with the repository that hosts the Memtrail action):
           </p>
           <CodeBlock label="GitHub Actions" code={ONBOARD_ACTION} />
           <p>or from a checkout of your repository with the CLI:</p>

@@ -7,8 +7,4 @@ import type { AuthBackend } from './types.ts';
 export const authBackend: AuthBackend =
   deploymentMode === 'onprem'
     ? createOnpremAuth({ coreUrl, storage: window.localStorage })
-    : createCloudAuth({
-        coreUrl,
-        storage: window.localStorage,
-        siteOrigin: window.location.origin,
-      });
+    : createCloudAuth({ coreUrl, storage: window.localStorage });

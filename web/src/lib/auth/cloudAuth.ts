@@ -1,5 +1,4 @@
 import { STORAGE_KEYS } from '../storageKeys.ts';
-import { challengeFor, createVerifier } from './pkce.ts';
 import type {
   AuthBackend,
   AuthEvent,
@@ -13,8 +12,9 @@ import type {
 } from './types.ts';
 
 /**
- * Gateway endpoints of the cloud-mode flows (DESIGN §4: confirmation mail, password reset and
- * update by email, OAuth with PKCE). Kept in one table so they follow the server in one place.
+ * Gateway endpoints of the cloud-mode flows (packages/contracts auth.ts): confirmation mail,
+ * password reset and update, OAuth. The gateway runs the PKCE exchange with the provider and
+ * lands on the site root with a one-time `?code=`, as the confirmation link does.
  */
 export const CLOUD_AUTH_PATHS = {
   signup: '/auth/signup',
@@ -22,9 +22,10 @@ export const CLOUD_AUTH_PATHS = {
   refresh: '/auth/refresh',
   logout: '/auth/logout',
   recover: '/auth/recover',
-  user: '/auth/user',
-  authorize: (provider: OAuthProvider) => `/auth/oauth/${provider}/authorize`,
-  token: '/auth/oauth/token',
+  resetPassword: '/auth/reset-password',
+  password: '/auth/password',
+  oauth: (provider: OAuthProvider) => `/auth/oauth/${provider}`,
+  token: '/auth/token',
 } as const;
 
 // Hosted auth client constants (spec §9).
@@ -41,8 +42,9 @@ interface TokenBody {
     user?: AuthUser;
     access_token?: string;
     refresh_token?: string;
-    /** Seconds until the access token expires. */
+    /** Seconds until the access token expires, and the Unix time (s) it does. */
     expires_in?: number;
+    expires_at?: number;
   } | null;
   error?: string | null;
 }
@@ -57,15 +59,13 @@ export function createCloudAuth(options: {
   coreUrl: string;
   storage: StorageLike;
   fetch?: FetchLike;
-  /** Origin the confirmation, reset and OAuth links return to. */
-  siteOrigin: string;
   redirect?: (url: string) => void;
 }): AuthBackend {
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   const listeners = new Set<AuthListener>();
   let session: AuthSession | null = load();
   let ticker: ReturnType<typeof setInterval> | undefined;
-  let pendingOAuth: Promise<void> | null = null;
+  let pendingRedirect: Promise<void> | null = null;
 
   function load(): AuthSession | null {
     const raw = options.storage.getItem(STORAGE_KEYS.hostedSession);
@@ -125,7 +125,7 @@ export function createCloudAuth(options: {
       user: data.user,
       access_token: data.access_token,
       refresh_token: data.refresh_token,
-      expires_at: data.expires_in ? Math.floor(Date.now() / 1000) + data.expires_in : undefined,
+      expires_at: data.expires_at ?? expiryFrom(data.expires_in),
     };
   }
 
@@ -147,9 +147,7 @@ export function createCloudAuth(options: {
             ...session,
             access_token: body.data.access_token,
             refresh_token: body.data.refresh_token ?? session.refresh_token,
-            expires_at: body.data.expires_in
-              ? Math.floor(Date.now() / 1000) + body.data.expires_in
-              : undefined,
+            expires_at: body.data.expires_at ?? expiryFrom(body.data.expires_in),
           },
           'TOKEN_REFRESHED',
         );
@@ -182,31 +180,37 @@ export function createCloudAuth(options: {
     ticker = undefined;
   }
 
-  /** Back from the provider at the site root with `?code=`: trade it for a session. */
-  async function completeOAuth(): Promise<void> {
-    if (typeof window === 'undefined') return;
+  /**
+   * Back at the site root from OAuth or an email confirmation with `?code=` (or `?error=`):
+   * trade the code for a session and take it out of the address bar.
+   */
+  async function completeRedirect(): Promise<void> {
+    if (typeof window === 'undefined' || window.location.pathname !== '/') return;
     const url = new URL(window.location.href);
     const code = url.searchParams.get('code');
-    const verifier = options.storage.getItem(STORAGE_KEYS.pkceVerifier);
-    if (!code || !verifier) return;
-    options.storage.removeItem(STORAGE_KEYS.pkceVerifier);
-    url.searchParams.delete('code');
+    const failure = url.searchParams.get('error_description') ?? url.searchParams.get('error');
+    if (!code && !failure) return;
+    for (const key of ['code', 'error', 'error_description']) url.searchParams.delete(key);
     window.history.replaceState(null, '', url.pathname + url.search + url.hash);
+    if (failure || !code) {
+      console.warn('Sign-in redirect failed', failure);
+      return;
+    }
     const { response, body } = await call(CLOUD_AUTH_PATHS.token, {
       method: 'POST',
-      body: { auth_code: code, code_verifier: verifier },
+      body: { code },
     });
-    const next = errorOf(response, body, 'OAuth sign in failed') ? null : sessionFrom(body);
+    const next = errorOf(response, body, 'Sign in failed') ? null : sessionFrom(body);
     if (next) store(next, 'SIGNED_IN');
-    else console.warn('OAuth code exchange failed', body.error);
+    else console.warn('Sign-in code exchange failed', body.error);
   }
 
   return {
     async getSession() {
-      pendingOAuth ??= completeOAuth().catch((error: unknown) =>
-        console.warn('OAuth code exchange failed', error),
+      pendingRedirect ??= completeRedirect().catch((error: unknown) =>
+        console.warn('Sign-in code exchange failed', error),
       );
-      await pendingOAuth;
+      await pendingRedirect;
       if (session && expiresSoon(session)) return refresh();
       if (session) startTicker();
       return session;
@@ -218,12 +222,7 @@ export function createCloudAuth(options: {
       try {
         const { response, body } = await call(CLOUD_AUTH_PATHS.signup, {
           method: 'POST',
-          body: {
-            email,
-            password,
-            data: { full_name: fullName },
-            redirect_to: `${options.siteOrigin}/`,
-          },
+          body: { email, password, data: { full_name: fullName } },
         });
         const error = errorOf(response, body, 'Sign up failed');
         if (error) return { session: null, user: null, error };
@@ -254,16 +253,8 @@ export function createCloudAuth(options: {
     },
 
     async signInWithOAuth(provider) {
-      const verifier = createVerifier();
-      options.storage.setItem(STORAGE_KEYS.pkceVerifier, verifier);
-      const query = new URLSearchParams({
-        redirect_to: `${options.siteOrigin}/`,
-        code_challenge: await challengeFor(verifier),
-        code_challenge_method: 's256',
-        scopes: 'openid email profile',
-      });
       const go = options.redirect ?? ((url: string) => window.location.assign(url));
-      go(`${options.coreUrl}${CLOUD_AUTH_PATHS.authorize(provider)}?${query}`);
+      go(`${options.coreUrl}${CLOUD_AUTH_PATHS.oauth(provider)}`);
       return { error: null };
     },
 
@@ -287,7 +278,7 @@ export function createCloudAuth(options: {
       try {
         const { response, body } = await call(CLOUD_AUTH_PATHS.recover, {
           method: 'POST',
-          body: { email, redirect_to: `${options.siteOrigin}/reset-password` },
+          body: { email },
         });
         return { error: errorOf(response, body, 'Password reset failed') };
       } catch (error) {
@@ -298,15 +289,24 @@ export function createCloudAuth(options: {
     },
 
     async updatePassword(password) {
-      if (!session) return { error: { message: 'No active session' } };
+      // Signed in: the current session authorises it. From the mailed link: its token does.
+      const token = new URLSearchParams(window.location.search).get('token');
+      if (!session && !token) return { error: { message: 'No active session' } };
       try {
-        const { response, body } = await call(CLOUD_AUTH_PATHS.user, {
-          method: 'PUT',
-          body: { password },
-          token: session.access_token,
-        });
+        const { response, body } = session
+          ? await call(CLOUD_AUTH_PATHS.password, {
+              method: 'PUT',
+              body: { password },
+              token: session.access_token,
+            })
+          : await call(CLOUD_AUTH_PATHS.resetPassword, {
+              method: 'POST',
+              body: { token, password },
+            });
         const error = errorOf(response, body, 'Password update failed');
-        if (!error) emit('USER_UPDATED');
+        // The server ends other sessions and hands back a fresh one.
+        const next = error ? null : sessionFrom(body);
+        if (next) store(next, 'USER_UPDATED');
         return { error };
       } catch (error) {
         return {
@@ -320,6 +320,10 @@ export function createCloudAuth(options: {
       return () => listeners.delete(listener);
     },
   };
+}
+
+function expiryFrom(expiresIn: number | undefined): number | undefined {
+  return expiresIn ? Math.floor(Date.now() / 1000) + expiresIn : undefined;
 }
 
 function failed(error: unknown, fallback: string): AuthResult {
