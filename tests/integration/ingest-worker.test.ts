@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { loadConfig } from '@memtrail/config';
 import { createClickHouse, type ClickHouseClient } from '@memtrail/clickhouse';
 import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
-import { createPrismaClient, type PrismaClient } from '@memtrail/db';
+import { createPrismaClient, type PrismaClient, type ReportKind } from '@memtrail/db';
 import {
   createRedisConnection,
   createReportsQueue,
@@ -16,60 +16,82 @@ import {
   QueueNames,
   type ReportsQueue,
 } from '@memtrail/queue';
-import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
+import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
 import { AppModule } from '../../services/ingest-worker/src/app.module.js';
 import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
-import { IngestReportService } from '../../services/ingest-worker/src/ingest/ingest-report.service.js';
+import {
+  IngestReportService,
+  ParentNotIngestedError,
+} from '../../services/ingest-worker/src/ingest/ingest-report.service.js';
+import { ReportsSweeper } from '../../services/ingest-worker/src/ingest/reports-sweeper.js';
 
 const sample = JSON.parse(
   readFileSync(new URL('../fixtures/membrowse-sample-report.json', import.meta.url), 'utf8'),
 ) as MemoryReport;
 
-describe('ingest worker: a real BullMQ job round trip into ClickHouse', () => {
+const sha = (n: number) => n.toString(16).padStart(40, '0');
+
+describe('ingest worker: reports from Postgres into ClickHouse', () => {
   let stores: IsolatedStores;
   let prisma: PrismaClient;
   let clickhouse: ClickHouseClient;
   let worker: INestApplicationContext;
   let queue: ReportsQueue;
   let events: QueueEvents;
+  let targetId: string;
+  let projectId: string;
   const connections: Redis[] = [];
   const connect = () => {
     const connection = createRedisConnection(stores.redisUrl);
     connections.push(connection);
     return connection;
   };
-  let targetId: string;
-  let projectId: string;
 
-  async function storeReport(sha: string): Promise<string> {
+  async function storeReport(
+    commit: string,
+    options: {
+      report?: MemoryReport;
+      kind?: ReportKind;
+      parentSha?: string;
+      payload?: Buffer;
+    } = {},
+  ): Promise<string> {
     const envelope: UploadEnvelope = {
-      metadata: { git: { commit_hash: sha }, target_name: 'stm32', identical: false },
-      memory_analysis: sample,
+      metadata: { git: { commit_hash: commit }, target_name: 'stm32', identical: false },
+      memory_analysis: options.report ?? sample,
     };
-    const commit = await prisma.commit.create({
-      data: { projectId, sha, committedAt: new Date('2026-11-01T10:00:00Z') },
+    const row = await prisma.commit.create({
+      data: { projectId, sha: commit, committedAt: new Date('2026-11-01T10:00:00Z') },
     });
     const report = await prisma.report.create({
       data: {
         targetId,
-        commitId: commit.id,
-        kind: 'full',
-        payload: gzipSync(JSON.stringify(envelope)),
+        commitId: row.id,
+        kind: options.kind ?? 'full',
+        parentSha: options.parentSha ?? null,
+        payload: (options.payload ?? gzipSync(JSON.stringify(envelope))) as Uint8Array<ArrayBuffer>,
         payloadSha256: 'test',
       },
     });
     return report.id;
   }
 
-  async function regionRows(reportId: string) {
+  async function rows<T>(
+    table: string,
+    reportId: string,
+    columns: string,
+    version?: number,
+  ): Promise<T[]> {
     const result = await clickhouse.query({
-      query:
-        'SELECT name, used_size, limit_size FROM regions_v1 WHERE report_id = {id:String} ORDER BY name',
-      query_params: { id: reportId },
+      query: `SELECT ${columns} FROM ${table} WHERE report_id = {id:String}
+              ${version === undefined ? '' : 'AND ingest_version = {version:UInt64}'} ORDER BY ${columns.split(',')[0]}`,
+      query_params: { id: reportId, version },
       format: 'JSONEachRow',
     });
-    return result.json<{ name: string; used_size: number; limit_size: number }>();
+    return result.json<T>();
   }
+
+  const ingest = () => worker.get(IngestReportService);
 
   beforeAll(async () => {
     stores = await createIsolatedStores();
@@ -89,6 +111,8 @@ describe('ingest worker: a real BullMQ job round trip into ClickHouse', () => {
       CLICKHOUSE_URL: stores.clickhouseUrl,
       CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
       QUEUE_PREFIX: stores.queuePrefix,
+      SWEEP_INTERVAL_MS: '0',
+      SWEEP_AFTER_MS: '1000',
     });
     worker = await NestFactory.createApplicationContext(AppModule.register(config), {
       logger: false,
@@ -112,47 +136,137 @@ describe('ingest worker: a real BullMQ job round trip into ClickHouse', () => {
     await stores?.cleanup();
   });
 
-  it('consumes an enqueued report, writes its regions and marks it ingested', async () => {
-    const reportId = await storeReport('a'.repeat(40));
+  it('consumes an enqueued report and writes its regions, sections and every symbol', async () => {
+    const reportId = await storeReport(sha(1));
     const jobId = await enqueueReport(queue, { reportId, version: 1 });
-    const job = await queue.getJob(jobId);
-    const result = await job!.waitUntilFinished(events, 30_000);
-    expect(result).toMatchObject({ status: 'ingested', reportId, regions: 3 });
+    const result = await (await queue.getJob(jobId))!.waitUntilFinished(events, 30_000);
+    expect(result).toMatchObject({
+      status: 'ingested',
+      rows: { regions_v1: 3, sections_v1: 7, symbols_v1: sample.symbols.length },
+    });
 
-    expect(await regionRows(reportId)).toEqual([
+    expect(await rows(`regions_v1`, reportId, 'name, used_size, limit_size')).toEqual([
       { name: 'CCMRAM', used_size: 0, limit_size: 65536 },
       { name: 'FLASH', used_size: 413, limit_size: 262144 },
       { name: 'RAM', used_size: 3720, limit_size: 65536 },
     ]);
+    const symbols = await rows<Record<string, unknown>>(
+      'symbols_v1',
+      reportId,
+      'symbol_index, name, address, size, type, binding, section, source_file, source_line, visibility, archive, object_file',
+    );
+    expect(symbols).toEqual(
+      sample.symbols.map((s, i) => ({
+        symbol_index: i,
+        name: s.name,
+        address: s.address,
+        size: s.size,
+        type: s.type,
+        binding: s.binding,
+        section: s.section,
+        source_file: s.source_file,
+        source_line: s.source_line,
+        visibility: s.visibility,
+        archive: s.archive,
+        object_file: s.object_file,
+      })),
+    );
     const stored = await prisma.report.findUniqueOrThrow({ where: { id: reportId } });
-    expect(stored.status).toBe('ingested');
-    expect(stored.ingestedAt).toBeInstanceOf(Date);
+    expect(stored).toMatchObject({ status: 'ingested', ingestedVersion: 1 });
   });
 
   it('never doubles rows when the same report version is ingested again', async () => {
-    const reportId = await storeReport('b'.repeat(40));
-    const ingest = worker.get(IngestReportService);
-    await ingest.ingest({ reportId, version: 1 });
-    await ingest.ingest({ reportId, version: 1 });
-    expect(await regionRows(reportId)).toHaveLength(3);
+    const reportId = await storeReport(sha(2));
+    await ingest().ingest({ reportId, version: 1 });
+    await ingest().ingest({ reportId, version: 1 });
+    expect(await rows('symbols_v1', reportId, 'name')).toHaveLength(sample.symbols.length);
+    expect(await rows('regions_v1', reportId, 'name')).toHaveLength(3);
   });
 
   it('skips a job for a version that has since been overwritten', async () => {
-    const reportId = await storeReport('c'.repeat(40));
+    const reportId = await storeReport(sha(3));
     await prisma.report.update({ where: { id: reportId }, data: { version: 2 } });
-    const outcome = await worker.get(IngestReportService).ingest({ reportId, version: 1 });
+    const outcome = await ingest().ingest({ reportId, version: 1 });
     expect(outcome).toEqual({ status: 'stale', reportId, version: 1, current: 2 });
-    expect(await regionRows(reportId)).toHaveLength(0);
+    expect(await rows('regions_v1', reportId, 'name')).toHaveLength(0);
+  });
+
+  it('replaces an overwritten report: the old version stays readable until the new one is complete', async () => {
+    const reportId = await storeReport(sha(4));
+    await ingest().ingest({ reportId, version: 1 });
+    const smaller = { ...sample, symbols: sample.symbols.slice(0, 5) };
+    await prisma.report.update({
+      where: { id: reportId },
+      data: {
+        version: 2,
+        status: 'pending',
+        payload: gzipSync(JSON.stringify({ metadata: {}, memory_analysis: smaller })),
+      },
+    });
+    // Before the new version is ingested, readers still find version 1 complete.
+    const pending = await prisma.report.findUniqueOrThrow({ where: { id: reportId } });
+    expect(pending.ingestedVersion).toBe(1);
+    expect(await rows('symbols_v1', reportId, 'name', 1)).toHaveLength(sample.symbols.length);
+
+    await ingest().ingest({ reportId, version: 2 });
+    const done = await prisma.report.findUniqueOrThrow({ where: { id: reportId } });
+    expect(done).toMatchObject({ status: 'ingested', ingestedVersion: 2 });
+    expect(await rows('symbols_v1', reportId, 'name', 2)).toHaveLength(5);
+    // The superseded rows are gone.
+    expect(await rows('symbols_v1', reportId, 'name', 1)).toHaveLength(0);
+  });
+
+  it("gives an identical report its parent's rows, waiting while the parent is not ingested", async () => {
+    const parentId = await storeReport(sha(5));
+    const childId = await storeReport(sha(6), { kind: 'identical', parentSha: sha(5) });
+    await expect(ingest().ingest({ reportId: childId, version: 1 })).rejects.toBeInstanceOf(
+      ParentNotIngestedError,
+    );
+
+    await ingest().ingest({ reportId: parentId, version: 1 });
+    const outcome = await ingest().ingest({ reportId: childId, version: 1 });
+    expect(outcome).toMatchObject({ rows: { regions_v1: 3, symbols_v1: sample.symbols.length } });
+    const child = await rows<{ name: string; size: number; commit_sha: string }>(
+      'symbols_v1',
+      childId,
+      'name, size, commit_sha',
+    );
+    const parent = await rows<{ name: string; size: number }>('symbols_v1', parentId, 'name, size');
+    expect(child.map(({ name, size }) => ({ name, size }))).toEqual(parent);
+    expect(new Set(child.map((r) => r.commit_sha))).toEqual(new Set([sha(6)]));
+  });
+
+  it('marks a report failed, with the reason, when its job fails for good', async () => {
+    const reportId = await storeReport(sha(7), { payload: Buffer.from('not gzip') });
+    const jobId = await enqueueReport(queue, { reportId, version: 1 });
+    await expect((await queue.getJob(jobId))!.waitUntilFinished(events, 30_000)).rejects.toThrow(
+      'stored payload is unreadable',
+    );
+    const failed = await eventually(
+      () => prisma.report.findUniqueOrThrow({ where: { id: reportId } }),
+      (report) => report.status === 'failed',
+    );
+    expect(failed.lastError).toContain('stored payload is unreadable');
   });
 
   it('fails a job for a missing report at once, with the id in the reason', async () => {
     const reportId = '00000000-0000-4000-8000-000000000000';
     const jobId = await enqueueReport(queue, { reportId, version: 1 });
-    const job = await queue.getJob(jobId);
-    await expect(job!.waitUntilFinished(events, 30_000)).rejects.toThrow(
+    await expect((await queue.getJob(jobId))!.waitUntilFinished(events, 30_000)).rejects.toThrow(
       `report ${reportId} not found`,
     );
-    const failed = await queue.getJob(jobId);
-    expect(failed!.attemptsMade).toBe(1);
+    expect((await queue.getJob(jobId))!.attemptsMade).toBe(1);
+  });
+
+  it('sweeps reports whose job was lost back into the queue', async () => {
+    const reportId = await storeReport(sha(8));
+    // Stored and acknowledged, but the job never reached Redis (or Redis was flushed).
+    await prisma.$executeRaw`UPDATE reports SET updated_at = now() - interval '1 hour' WHERE id = ${reportId}::uuid`;
+    expect(await worker.get(ReportsSweeper).sweepOnce()).toBeGreaterThanOrEqual(1);
+    const job = await queue.getJob(`report-${reportId}-v1`);
+    await job!.waitUntilFinished(events, 30_000);
+    expect((await prisma.report.findUniqueOrThrow({ where: { id: reportId } })).status).toBe(
+      'ingested',
+    );
   });
 });

@@ -1,2 +1,3 @@
 export * from './base-stores.js';
 export * from './isolated-stores.js';
+export * from './eventually.js';

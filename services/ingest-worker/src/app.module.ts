@@ -1,7 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { WorkerConfig } from './config.js';
 import { IngestReportService } from './ingest/ingest-report.service.js';
+import { ClickHouseWriter } from './ingest/clickhouse-writer.js';
 import { ReportsConsumer } from './ingest/reports-consumer.js';
+import { ReportsSweeper } from './ingest/reports-sweeper.js';
 import { InfraModule } from './infra/infra.module.js';
 
 @Module({})
@@ -10,7 +12,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [InfraModule.register(config)],
-      providers: [IngestReportService, ReportsConsumer],
+      providers: [ClickHouseWriter, IngestReportService, ReportsConsumer, ReportsSweeper],
     };
   }
 }

@@ -23,4 +23,19 @@ export class WorkerConfig extends CommonConfig {
   @Min(1)
   @Max(64)
   WORKER_CONCURRENCY: number = 2;
+
+  /** How long a job's lock lasts: a worker killed mid-job has its job rerun after this. */
+  @IsInt()
+  @Min(1000)
+  WORKER_LOCK_MS: number = 30_000;
+
+  /** How often the sweeper looks for reports whose job was lost; 0 turns it off. */
+  @IsInt()
+  @Min(0)
+  SWEEP_INTERVAL_MS: number = 30_000;
+
+  /** A report still pending this long after its upload is enqueued again. */
+  @IsInt()
+  @Min(1000)
+  SWEEP_AFTER_MS: number = 120_000;
 }

@@ -1,19 +1,31 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { UnrecoverableError } from 'bullmq';
-import { ClickHouseClient } from '@memtrail/clickhouse';
-import type { UploadEnvelope } from '@memtrail/contracts';
+import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
 import type { IngestReportJob } from '@memtrail/queue';
+import { ClickHouseWriter, INGEST_TABLES, type IngestTable } from './clickhouse-writer.js';
+import { regionRows, sectionRows, symbolRows, type RowContext } from './rows.js';
+
+const gunzipAsync = promisify(gunzip);
 
 export type IngestOutcome =
-  | { status: 'ingested'; reportId: string; version: number; regions: number }
+  | { status: 'ingested'; reportId: string; version: number; rows: Record<IngestTable, number> }
   | { status: 'stale'; reportId: string; version: number; current: number };
 
+/** Thrown while an identical report's parent has no rows yet; BullMQ retries with backoff. */
+export class ParentNotIngestedError extends Error {
+  constructor(reportId: string, parentSha: string) {
+    super(`report ${reportId} is identical to ${parentSha}, which is not ingested yet`);
+    this.name = 'ParentNotIngestedError';
+  }
+}
+
 /**
- * Moves one stored report into ClickHouse. The payload in Postgres is the source of truth; the
- * job only names it. Rows carry the report version and each insert a deduplication token, so a
- * retried job never doubles rows, and a job for a version that was since overwritten does nothing.
+ * Moves one stored report version into ClickHouse. The payload in Postgres is the source of
+ * truth; the job only names it. Readers use the report's `ingestedVersion`, which moves only
+ * once every row of the new version is written, so an overwrite never reads empty.
  */
 @Injectable()
 export class IngestReportService {
@@ -21,10 +33,11 @@ export class IngestReportService {
 
   constructor(
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
-    @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
+    @Inject(ClickHouseWriter) private readonly writer: ClickHouseWriter,
   ) {}
 
   async ingest(job: IngestReportJob): Promise<IngestOutcome> {
+    const started = performance.now();
     const report = await this.prisma.report.findUnique({
       where: { id: job.reportId },
       include: { target: true, commit: true },
@@ -39,56 +52,93 @@ export class IngestReportService {
         current: report.version,
       };
     }
-
-    let envelope: UploadEnvelope;
-    try {
-      envelope = JSON.parse(gunzipSync(report.payload).toString('utf8')) as UploadEnvelope;
-    } catch (error) {
-      throw new UnrecoverableError(
-        `report ${report.id}: stored payload is unreadable: ${(error as Error).message}`,
-      );
-    }
-
-    const commitTime = (report.commit.committedAt ?? report.createdAt).getTime();
-    const layout = envelope.memory_analysis?.memory_layout ?? {};
-    const rows = Object.entries(layout).map(([name, region]) => ({
+    const context: RowContext = {
       project_id: report.target.projectId,
       target_id: report.targetId,
       report_id: report.id,
       commit_sha: report.commit.sha,
-      commit_time: commitTime,
-      name,
-      type: region.type ?? 'UNKNOWN',
-      address: region.address ?? 0,
-      limit_size: region.limit_size ?? 0,
-      used_size: region.used_size ?? 0,
+      commit_time: (report.commit.committedAt ?? report.createdAt).getTime(),
       ingest_version: report.version,
-    }));
-    if (rows.length > 0) {
-      await this.clickhouse.insert({
-        table: 'regions_v1',
-        values: rows,
-        format: 'JSONEachRow',
-        clickhouse_settings: {
-          // Deduplication by token needs synchronous inserts on a real server.
-          async_insert: 0,
-          insert_deduplication_token: `${report.id}:v${report.version}:regions`,
-          date_time_input_format: 'best_effort',
-        },
-      });
-    }
-
-    // Only the version this job ingested is marked: an overwrite that landed meanwhile stays pending.
-    await this.prisma.report.updateMany({
-      where: { id: report.id, version: report.version },
-      data: { status: 'ingested', ingestedAt: new Date(), lastError: null },
-    });
-    this.logger.log(`report ${report.id} v${report.version} ingested (${rows.length} regions)`);
-    return {
-      status: 'ingested',
-      reportId: report.id,
-      version: report.version,
-      regions: rows.length,
     };
+
+    const rows =
+      report.kind === 'identical'
+        ? await this.copyParent(report.id, report.targetId, report.parentSha, context)
+        : await this.writeReport(report.id, report.payload, context);
+
+    // Only the version this job wrote becomes readable: a newer overwrite stays pending.
+    const marked = await this.prisma.report.updateMany({
+      where: { id: report.id, version: report.version },
+      data: {
+        status: 'ingested',
+        ingestedVersion: report.version,
+        ingestedAt: new Date(),
+        lastError: null,
+      },
+    });
+    if (marked.count > 0 && report.ingestedVersion !== null) {
+      await this.writer.deleteOlder(report.id, report.version);
+    }
+    const ms = Math.round(performance.now() - started);
+    this.logger.log(
+      `report ${report.id} v${report.version} (${report.kind}) ingested in ${ms} ms: ` +
+        INGEST_TABLES.map((t) => `${rows[t]} ${t}`).join(', '),
+    );
+    return { status: 'ingested', reportId: report.id, version: report.version, rows };
+  }
+
+  private async writeReport(
+    id: string,
+    payload: Uint8Array,
+    context: RowContext,
+  ): Promise<Record<IngestTable, number>> {
+    let report: MemoryReport;
+    try {
+      const envelope = JSON.parse((await gunzipAsync(payload)).toString('utf8')) as UploadEnvelope;
+      report = envelope.memory_analysis;
+    } catch (error) {
+      throw new UnrecoverableError(
+        `report ${id}: stored payload is unreadable: ${(error as Error).message}`,
+      );
+    }
+    // A failed build has an empty layout and no symbols: nothing to write, still "ingested".
+    report = {
+      ...report,
+      memory_layout: report.memory_layout ?? {},
+      symbols: report.symbols ?? [],
+    };
+    return {
+      regions_v1: await this.writer.insert('regions_v1', context, regionRows(report, context)),
+      sections_v1: await this.writer.insert('sections_v1', context, sectionRows(report, context)),
+      symbols_v1: await this.writer.insert('symbols_v1', context, symbolRows(report, context)),
+    };
+  }
+
+  /** An identical build's rows are its parent's, re-keyed to this report and commit. */
+  private async copyParent(
+    id: string,
+    targetId: string,
+    parentSha: string | null,
+    context: RowContext,
+  ): Promise<Record<IngestTable, number>> {
+    const parent = parentSha
+      ? await this.prisma.report.findFirst({
+          where: { targetId, commit: { sha: parentSha } },
+          select: { id: true, ingestedVersion: true },
+        })
+      : null;
+    if (!parent)
+      throw new UnrecoverableError(`identical report ${id}: parent ${parentSha} has no report`);
+    if (parent.ingestedVersion === null) throw new ParentNotIngestedError(id, parentSha!);
+    const rows = {} as Record<IngestTable, number>;
+    for (const table of INGEST_TABLES) {
+      const parentRows = await this.writer.read(table, parent.id, parent.ingestedVersion);
+      rows[table] = await this.writer.insert(
+        table,
+        context,
+        parentRows.map((row) => ({ ...row, ...context })),
+      );
+    }
+    return rows;
   }
 }

@@ -5,15 +5,18 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { PrismaClient } from '@memtrail/db';
 import { createRedisConnection, QueueNames, type IngestReportJob } from '@memtrail/queue';
 import { WorkerConfig } from '../config.js';
 import { IngestReportService } from './ingest-report.service.js';
 
 /**
- * Runs a BullMQ worker on the `reports` queue for the life of the process. A job that throws is
- * retried with backoff by BullMQ (see reportJobOptions); the error reaches the job's record.
+ * Runs a BullMQ worker on the `reports` queue for the life of the process. A job that throws
+ * is retried with backoff (reportJobOptions); once it has no attempts left, or failed for good,
+ * its report is marked failed with the reason, and the job stays in the failed set where an
+ * operator can retry it.
  */
 @Injectable()
 export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -24,6 +27,7 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
     @Inject(IngestReportService) private readonly ingest: IngestReportService,
+    @Inject(PrismaClient) private readonly prisma: PrismaClient,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -35,15 +39,37 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
         connection: this.connection,
         prefix: this.config.QUEUE_PREFIX,
         concurrency: this.config.WORKER_CONCURRENCY,
+        // A worker that dies mid-job loses its lock after this long; the job then runs again.
+        lockDuration: this.config.WORKER_LOCK_MS,
+        stalledInterval: this.config.WORKER_LOCK_MS,
       },
     );
-    this.worker.on('failed', (job, error) =>
-      this.logger.error(`job ${job?.id} (report ${job?.data.reportId}) failed: ${error.message}`),
-    );
+    this.worker.on('failed', (job, error) => {
+      if (!job) return;
+      void this.onFailed(job, error).catch((e: Error) =>
+        this.logger.error(
+          `could not record the failure of report ${job.data.reportId}: ${e.message}`,
+        ),
+      );
+    });
     this.worker.on('error', (error) => this.logger.error(`worker error: ${error.message}`));
     this.logger.log(
       `consuming queue "${QueueNames.reports}" with concurrency ${this.config.WORKER_CONCURRENCY}`,
     );
+  }
+
+  private async onFailed(job: Job<IngestReportJob>, error: Error): Promise<void> {
+    const final =
+      error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    this.logger.error(
+      `job ${job.id} (report ${job.data.reportId} v${job.data.version ?? '?'}) attempt ${job.attemptsMade} failed` +
+        `${final ? ' for good' : ''}: ${error.message}`,
+    );
+    if (!final) return;
+    await this.prisma.report.updateMany({
+      where: { id: job.data.reportId, ...(job.data.version ? { version: job.data.version } : {}) },
+      data: { status: 'failed', lastError: error.message.slice(0, 2000) },
+    });
   }
 
   /** Lets running jobs finish, then closes the connection (BullMQ leaves a passed-in one open). */
