@@ -83,7 +83,12 @@ describe('core service client', () => {
     const { client } = await setup(
       (req, res) =>
         req.path === '/typed'
-          ? json(res, 404, { status: 'error', type: 'NotFoundError', error: 'No project 7', data: null })
+          ? json(res, 404, {
+              status: 'error',
+              type: 'NotFoundError',
+              error: 'No project 7',
+              data: null,
+            })
           : json(res, 400, { status: 'error', type: null, error: 'Bad name', data: null }),
       { current: session('t'), refreshed: null },
     );
@@ -100,7 +105,9 @@ describe('core service client', () => {
       },
       { current: session('t'), refreshed: null },
     );
-    await expect(client.get('/api/projects')).rejects.toThrow('Core service error: 502 Bad Gateway');
+    await expect(client.get('/api/projects')).rejects.toThrow(
+      'Core service error: 502 Bad Gateway',
+    );
   });
 
   it('shares identical in-flight GETs but not writes', async () => {

@@ -4,7 +4,11 @@ import { STORAGE_KEYS } from '../src/lib/storageKeys.ts';
 import { json, MemoryStorage, startServer } from './server.ts';
 
 const USER = { id: 'u1', email: 'dev@example.com', created_at: '2026-01-01T00:00:00Z' };
-const ok = { success: true, data: { user: USER, access_token: 'a1', refresh_token: 'r1' }, error: null };
+const ok = {
+  success: true,
+  data: { user: USER, access_token: 'a1', refresh_token: 'r1' },
+  error: null,
+};
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -47,8 +51,12 @@ describe('on-premises auth', () => {
   });
 
   it('success without tokens is an invalid response', async () => {
-    const { auth, storage } = await setup((_req, res) => json(res, 200, { success: true, data: {} }));
-    expect((await auth.signUp('a@b.co', 'x', 'A')).error?.message).toBe('Invalid response from server');
+    const { auth, storage } = await setup((_req, res) =>
+      json(res, 200, { success: true, data: {} }),
+    );
+    expect((await auth.signUp('a@b.co', 'x', 'A')).error?.message).toBe(
+      'Invalid response from server',
+    );
     expect(storage.items.size).toBe(0);
   });
 

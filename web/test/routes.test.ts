@@ -11,7 +11,10 @@ describe('signed-in paths', () => {
       projectId: '42',
       targetName: 'nrf52/dk board',
     });
-    expect(projectRouteOf('/project/42/settings')).toEqual({ projectId: '42', targetName: undefined });
+    expect(projectRouteOf('/project/42/settings')).toEqual({
+      projectId: '42',
+      targetName: undefined,
+    });
     expect(projectRouteOf('/tutorial')).toEqual({});
   });
 });

@@ -65,10 +65,10 @@ async function start(): Promise<void> {
   }
 }
 
-function withClient(action: string, use: (client: PostHog) => void) {
+function withClient(action: string, apply: (client: PostHog) => void) {
   if (!state.enabled || !state.client) return;
   try {
-    use(state.client);
+    apply(state.client);
   } catch (error) {
     console.error(`PostHog: Failed to ${action}`, error);
   }
