@@ -4,3 +4,4 @@ export * from './query-messages.js';
 export * from './report.js';
 export * from './validation.js';
 export * from './upload.js';
+export * from './diff.js';

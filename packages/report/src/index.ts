@@ -5,3 +5,6 @@ export * from './elf/index.js';
 export * from './dwarf/index.js';
 export * from './report/index.js';
 export * from './layout/index.js';
+export * from './demangle/index.js';
+export * from './mapfile/index.js';
+export * from './diff/index.js';
