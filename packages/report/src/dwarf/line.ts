@@ -26,6 +26,8 @@ export interface LineTable {
   programStart: number;
   programEnd: number;
   littleEndian: boolean;
+  /** filePath results by file number: thousands of symbols share a few files. */
+  pathCache: Map<number, string | undefined>;
 }
 
 function readEntryFormats(r: ByteReader): Array<[number, number]> {
@@ -137,6 +139,7 @@ export function parseLineTable(sections: DwarfSections, offset: number, unit: Un
     programStart,
     programEnd: end,
     littleEndian: sections.littleEndian,
+    pathCache: new Map(),
   };
 }
 
@@ -145,6 +148,13 @@ export function parseLineTable(sections: DwarfSections, offset: number, unit: Un
  * inside it, absolute otherwise; undefined for numbers the table does not have.
  */
 export function filePath(table: LineTable, index: number): string | undefined {
+  if (table.pathCache.has(index)) return table.pathCache.get(index);
+  const path = computeFilePath(table, index);
+  table.pathCache.set(index, path);
+  return path;
+}
+
+function computeFilePath(table: LineTable, index: number): string | undefined {
   const entry = table.files[index - table.fileBase];
   if (!entry || !entry.name) return undefined;
   let full = entry.name;
@@ -215,6 +225,7 @@ export function runLineProgram(
           const name = new TextDecoder().decode(data.subarray(start, r.pos - 1));
           const dir = r.uleb();
           table.files.push({ name, dir });
+          table.pathCache.clear();
         }
         r.pos = next;
         break;

@@ -155,21 +155,13 @@ export function cString(
     throw fail(`string offset ${offset} is outside the table (${bytes.length} bytes)`);
   let nul = bytes.indexOf(0, offset);
   if (nul < 0) nul = bytes.length;
-  // Plain ASCII is by far the most common case and avoids TextDecoder's per-call cost.
-  let ascii = true;
-  for (let i = offset; i < nul; i++) {
-    if (bytes[i]! >= 0x80) {
-      ascii = false;
-      break;
-    }
-  }
-  if (!ascii) return utf8.decode(bytes.subarray(offset, nul));
+  // Short ASCII names are by far the most common case; building them directly avoids
+  // TextDecoder's per-call cost and a subarray object per string.
   let s = '';
-  for (let i = offset; i < nul; i += 4096) {
-    s += String.fromCharCode.apply(
-      null,
-      bytes.subarray(i, Math.min(nul, i + 4096)) as unknown as number[],
-    );
+  for (let i = offset; i < nul; i++) {
+    const c = bytes[i]!;
+    if (c >= 0x80) return utf8.decode(bytes.subarray(offset, nul));
+    s += String.fromCharCode(c);
   }
   return s;
 }

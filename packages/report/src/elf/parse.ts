@@ -279,7 +279,8 @@ function readSymbols(
 
 /** Parses an ELF image held in memory. Throws ElfParseError on malformed input. */
 export function parseElf(input: Uint8Array): ElfFile {
-  const bytes = input;
+  // A plain Uint8Array view: slices of a Node Buffer would each allocate a Buffer object.
+  const bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   const h = readHeader(bytes);
   const sections = readRawSections(bytes, h);
   nameSections(bytes, h, sections);
