@@ -18,7 +18,7 @@ const HASH = /^h[0-9a-f]{16}$/;
 
 /** True when `mangled` has the legacy Rust shape (checked before trying C++). */
 export function isRustLegacy(mangled: string): boolean {
-  return /^_ZN.*17h[0-9a-f]{16}E(\.|$)/.test(mangled);
+  return mangled.startsWith('_ZN') && /17h[0-9a-f]{16}E(?:\.|$)/.test(mangled);
 }
 
 function unescape(ident: string): string | null {

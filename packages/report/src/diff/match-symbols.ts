@@ -7,54 +7,88 @@ export interface SymbolPair {
   level: SymbolMatchLevel | null;
 }
 
-type KeyFn = (sym: ReportSymbol) => string;
-
 /**
- * Chromium SuperSize-style cascade: each pass pairs symbols left unmatched by the previous one.
- * Within one key, several symbols (statics with the same name in several files) pair up in
- * address order.
+ * Chromium SuperSize-style cascade, each pass over what the previous left unmatched:
+ * 1. name + source file + section, 2. name, 3. name without clone suffixes. Passes 1 and 2 both
+ * refine the name, so they run per name bucket (no composite keys for 40k symbols). Several
+ * symbols under one key (statics with the same name in several files) pair up in address order.
  */
-const PASSES: Array<[SymbolMatchLevel, KeyFn]> = [
-  [1, (s) => `${s.name}\u0000${s.source_file}\u0000${s.section}`],
-  [2, (s) => s.name],
-  [3, (s) => stripCloneSuffixes(s.name)],
-];
-
 export function matchSymbols(
   oldSyms: readonly ReportSymbol[],
   newSyms: readonly ReportSymbol[],
 ): SymbolPair[] {
   const pairs: SymbolPair[] = [];
-  let oldLeft = oldSyms.map((_, i) => i);
-  let newLeft = newSyms.map((_, i) => i);
-  for (const [level, key] of PASSES) {
-    const buckets = new Map<string, number[]>();
-    for (const i of oldLeft) {
-      const k = key(oldSyms[i]!);
-      const bucket = buckets.get(k);
-      if (bucket) bucket.push(i);
-      else buckets.set(k, [i]);
+  const byOldAddress = (a: number, b: number): number => oldSyms[a]!.address - oldSyms[b]!.address;
+  const byNewAddress = (a: number, b: number): number => newSyms[a]!.address - newSyms[b]!.address;
+  const oldByName = bucketize(oldSyms.keys(), oldSyms, (s) => s.name);
+  const newByName = bucketize(newSyms.keys(), newSyms, (s) => s.name);
+  const oldLeft: number[] = [];
+  const newLeft: number[] = [];
+  for (const [name, news] of newByName) {
+    const olds = oldByName.get(name);
+    if (!olds) {
+      newLeft.push(...news);
+      continue;
     }
-    for (const bucket of buckets.values())
-      if (bucket.length > 1) bucket.sort((a, b) => oldSyms[a]!.address - oldSyms[b]!.address);
-    const matchedOld = new Set<number>();
-    const unmatchedNew: number[] = [];
-    const newSorted = [...newLeft].sort((a, b) => newSyms[a]!.address - newSyms[b]!.address);
-    const cursor = new Map<string, number>();
-    for (const j of newSorted) {
-      const k = key(newSyms[j]!);
-      const bucket = buckets.get(k);
-      const at = cursor.get(k) ?? 0;
-      if (bucket && at < bucket.length) {
-        cursor.set(k, at + 1);
-        matchedOld.add(bucket[at]!);
-        pairs.push({ old: bucket[at]!, new: j, level });
-      } else unmatchedNew.push(j);
+    oldByName.delete(name);
+    const [o0, n0] = [olds[0]!, news[0]!];
+    if (olds.length === 1 && news.length === 1) {
+      const same = sameOrigin(oldSyms[o0]!, newSyms[n0]!);
+      pairs.push({ old: o0, new: n0, level: same ? 1 : 2 });
+      continue;
     }
-    oldLeft = oldLeft.filter((i) => !matchedOld.has(i));
-    newLeft = unmatchedNew;
+    olds.sort(byOldAddress);
+    news.sort(byNewAddress);
+    const restOld: number[] = [];
+    const restNew: number[] = [];
+    const pass1 = bucketize(olds, oldSyms, originKey);
+    for (const j of news) {
+      const candidates = pass1.get(originKey(newSyms[j]!));
+      const i = candidates?.shift();
+      if (i === undefined) restNew.push(j);
+      else pairs.push({ old: i, new: j, level: 1 });
+    }
+    for (const candidates of pass1.values()) restOld.push(...candidates);
+    restOld.sort(byOldAddress);
+    const n = Math.min(restOld.length, restNew.length);
+    for (let m = 0; m < n; m++) pairs.push({ old: restOld[m]!, new: restNew[m]!, level: 2 });
+    oldLeft.push(...restOld.slice(n));
+    newLeft.push(...restNew.slice(n));
   }
-  for (const i of oldLeft) pairs.push({ old: i, new: null, level: null });
-  for (const j of newLeft) pairs.push({ old: null, new: j, level: null });
+  for (const olds of oldByName.values()) oldLeft.push(...olds);
+
+  const oldStripped = bucketize(oldLeft, oldSyms, (s) => stripCloneSuffixes(s.name));
+  for (const candidates of oldStripped.values())
+    if (candidates.length > 1) candidates.sort(byOldAddress);
+  for (const j of newLeft.sort(byNewAddress)) {
+    const candidates = oldStripped.get(stripCloneSuffixes(newSyms[j]!.name));
+    const i = candidates?.shift();
+    pairs.push(i === undefined ? { old: null, new: j, level: null } : { old: i, new: j, level: 3 });
+  }
+  for (const olds of oldStripped.values())
+    for (const i of olds) pairs.push({ old: i, new: null, level: null });
   return pairs;
+}
+
+function sameOrigin(a: ReportSymbol, b: ReportSymbol): boolean {
+  return a.source_file === b.source_file && a.section === b.section;
+}
+
+function originKey(s: ReportSymbol): string {
+  return `${s.source_file}\u0000${s.section}`;
+}
+
+function bucketize(
+  indices: Iterable<number>,
+  syms: readonly ReportSymbol[],
+  key: (s: ReportSymbol) => string,
+): Map<string, number[]> {
+  const buckets = new Map<string, number[]>();
+  for (const i of indices) {
+    const k = key(syms[i]!);
+    const bucket = buckets.get(k);
+    if (bucket) bucket.push(i);
+    else buckets.set(k, [i]);
+  }
+  return buckets;
 }
