@@ -17,10 +17,9 @@ interface RunResult {
   withSource: number;
 }
 
-function once(elfPath: string): void {
+function once(elfPath: string, linkerScript: string): void {
   const start = performance.now();
-  // Region mapping is not part of this measurement yet (see docs/benchmarks.md).
-  const report = generateReport({ elf: elfPath, buildLayout: () => ({}) });
+  const report = generateReport({ elf: elfPath, linkerScripts: [linkerScript] });
   const reportMs = performance.now() - start;
   const result: Omit<RunResult, 'processMs'> = {
     reportMs,
@@ -36,13 +35,13 @@ const median = (values: number[]) =>
 
 async function main(): Promise<void> {
   const [, script, first, second] = process.argv;
-  if (first === '--once') return once(second!);
-  const { elfPath } = await ensureBenchFirmware(first ?? '.data/bench');
+  if (first === '--once') return once(second!, process.argv[4]!);
+  const { elfPath, linkerScript } = await ensureBenchFirmware(first ?? '.data/bench');
   const runs = Number(second ?? 7);
   const results: RunResult[] = [];
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
-    const output = execFileSync(process.execPath, [script!, '--once', elfPath], {
+    const output = execFileSync(process.execPath, [script!, '--once', elfPath, linkerScript], {
       encoding: 'utf8',
     });
     results.push({

@@ -17,7 +17,7 @@ function prng(seed: number): () => number {
   };
 }
 
-const report = (bytes: Uint8Array) => generateReport({ elf: bytes, buildLayout: () => ({}) });
+const report = (bytes: Uint8Array) => generateReport({ elf: bytes });
 
 function expectTypedError(
   run: () => unknown,

@@ -1,19 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { MemoryReport } from '@memtrail/contracts';
-import { type LayoutRequest, generateReport } from '../src/report/index.js';
+import { readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { generateReport } from '../src/report/index.js';
 import { type Firmware, binutils, buildFirmware } from './elf-firmware-build.js';
-import { parseSegments, parseSymbols } from './elf-readelf.js';
+import { parseSectionTable, parseSegments, parseSymbols } from './elf-readelf.js';
 
-/** Region mapping is the layout module's job; here it only records what the report hands over. */
-function recordingLayout(into: LayoutRequest[]) {
-  return (request: LayoutRequest) => {
-    into.push(request);
-    return {};
-  };
+/** Which object (and archive) defines each global symbol, from `nm -A` over the link inputs. */
+function definingObjects(
+  fw: Firmware & { dir: string },
+): Map<string, { archive: string; object: string }> {
+  const inputs = readdirSync(fw.dir)
+    .filter((f) => f.endsWith('.o') || f.endsWith('.a'))
+    .filter((f) => f !== 'util.o');
+  const out = new Map<string, { archive: string; object: string }>();
+  for (const line of binutils(fw, 'nm', [
+    '-A',
+    '--defined-only',
+    ...inputs.map((f) => join(fw.dir, f)),
+  ]).split('\n')) {
+    const m = /^(.*?\.[ao]):(?:(.*?\.o):)?[0-9a-f]+ ([TDBR]) (.+)$/.exec(line);
+    if (!m) continue;
+    out.set(
+      m[4]!,
+      m[2] ? { archive: basename(m[1]!), object: m[2] } : { archive: '', object: basename(m[1]!) },
+    );
+  }
+  return out;
 }
 
 describe('generateReport', () => {
-  let fw: Firmware & { cleanup: () => void };
+  let fw: Firmware & { dir: string; cleanup: () => void };
   let cpp: Firmware & { cleanup: () => void };
   beforeAll(() => {
     fw = buildFirmware('arm-c-dwarf5');
@@ -25,11 +42,11 @@ describe('generateReport', () => {
   });
 
   it('reports metadata, program headers and the compat-filtered symbols of the ELF', () => {
-    const requests: LayoutRequest[] = [];
     const report: MemoryReport = generateReport({
       elf: fw.elfPath,
       filePath: 'build/firmware.elf',
-      buildLayout: recordingLayout(requests),
+      linkerScripts: [fw.linkerScript],
+      mapFile: fw.mapPath,
     });
     expect(report.file_path).toBe('build/firmware.elf');
     expect([report.architecture, report.machine, report.file_type]).toEqual([
@@ -93,34 +110,60 @@ describe('generateReport', () => {
       report.symbols.filter((s) => s.type === 'FUNC' || s.type === 'OBJECT').length,
     );
 
-    expect(requests).toHaveLength(1);
-    expect(requests[0]!.sections.map((s) => s.name)).toEqual([
-      '.isr_vector',
-      '.text',
-      '.rodata',
-      '.data',
-      '.bss',
-    ]);
+    // Regions from the linker script; .data at its RAM address and again at its FLASH load address.
+    const sections = parseSectionTable(binutils(fw, 'readelf', ['-S', '-W', fw.elfPath]));
+    const data = sections.find((s) => s.name === '.data')!;
+    const dataLoad = segments.find(
+      (s) => s.type === 'LOAD' && s.virtAddr === data.address,
+    )!.physAddr;
+    expect(Object.keys(report.memory_layout)).toEqual(['FLASH', 'RAM']);
+    expect(report.memory_layout.RAM!.sections.map((s) => [s.name, s.address, s.size])).toEqual(
+      sections
+        .filter((s) => s.flags.includes('W') && s.flags.includes('A'))
+        .map((s) => [s.name, s.address, s.size]),
+    );
+    expect(report.memory_layout.FLASH!.sections.find((s) => s.name === '.data')).toMatchObject({
+      address: dataLoad,
+      size: data.size,
+    });
+
+    // Map-file attribution agrees with the objects that define each global symbol.
+    const defining = definingObjects(fw);
+    const globals = report.symbols.filter(
+      (s) => s.binding === 'GLOBAL' && (s.type === 'FUNC' || s.type === 'OBJECT'),
+    );
+    expect(globals.length).toBeGreaterThanOrEqual(10);
+    for (const s of globals) {
+      expect({
+        name: s.name,
+        archive: basename(s.archive!),
+        object: basename(s.object_file!),
+      }).toEqual({ name: s.name, ...defining.get(s.name)! });
+    }
+    expect(report.symbols.find((s) => s.name === 'util_checksum')).toMatchObject({
+      object_file: 'util.o',
+    });
+    for (const s of report.symbols.filter((s) => s.type === 'NOTYPE' && s.size === 0))
+      expect([s.name, s.object_file]).toEqual([s.name, '']);
   });
 
   it('removes skipped sections and their symbols, and warns about unknown names', () => {
-    const requests: LayoutRequest[] = [];
     const warnings: string[] = [];
     const report = generateReport({
       elf: fw.elfPath,
+      linkerScripts: [fw.linkerScript],
       skipSections: ['.bss', '.heap'],
-      buildLayout: recordingLayout(requests),
       onWarning: (m) => warnings.push(m),
     });
     expect(report.symbols.some((s) => s.section === '.bss')).toBe(false);
     expect(report.symbols.some((s) => s.name === 'rx_buffer')).toBe(false);
     expect(report.symbols.some((s) => s.name === 'tick_count')).toBe(true);
-    expect(requests[0]!.sections.map((s) => s.name)).not.toContain('.bss');
+    expect(report.memory_layout.RAM!.sections.map((s) => s.name)).toEqual(['.data']);
     expect(warnings).toEqual([expect.stringContaining('.heap')]);
   });
 
   it('demangles C++ names as c++filt does and keeps template sources in the header', () => {
-    const report = generateReport({ elf: cpp.elfPath, buildLayout: () => ({}) });
+    const report = generateReport({ elf: cpp.elfPath, linkerScripts: [cpp.linkerScript] });
     const mangled = parseSymbols(binutils(cpp, 'readelf', ['-s', '-W', cpp.elfPath]), '.symtab')
       .map((s) => s.name)
       .filter((n) => n.startsWith('_Z'));

@@ -1,38 +1,37 @@
 import { readFileSync } from 'node:fs';
-import type { MemoryReport, ProgramHeader, ReportRegion } from '@memtrail/contracts';
-import { type ElfFile, type ElfSection, type ElfSegment, parseElf } from '../elf/index.js';
+import type { MemoryReport, ProgramHeader } from '@memtrail/contracts';
+import { SHT_NOBITS } from '../elf/constants.js';
+import { type ElfFile, type ElfSegment, parseElf } from '../elf/index.js';
+import { type LayoutRegion, type MemoryLayoutRegion, buildMemoryLayout } from '../layout/index.js';
+import { formatPosition, linkerInputs, loadLinkerScripts } from '../linker/index.js';
+import { parseMapFile } from '../mapfile/index.js';
 import { reportSymbols } from './symbols.js';
-
-/** What region mapping receives: the allocated sections left after `--skip-section`, and the segments. */
-export interface LayoutRequest {
-  elf: ElfFile;
-  sections: ElfSection[];
-  segments: ElfSegment[];
-  linkerScripts: string[];
-  defs: string[];
-  limits: string[];
-  warn: (message: string) => void;
-}
-
-/** Builds `memory_layout` (region mapping lives in the layout module). */
-export type LayoutBuilder = (request: LayoutRequest) => Record<string, ReportRegion>;
 
 export interface GenerateReportOptions {
   /** ELF bytes, or a path to read them from. */
   elf: Uint8Array | string;
   /** `file_path` as the user wrote it; defaults to `elf` when that is a path. */
   filePath?: string;
+  /** GNU ld scripts giving the MEMORY regions; none means the default Code/Data regions. */
   linkerScripts?: string[];
   /** `--def VAR=VALUE` entries. */
   defs?: string[];
-  /** `--limits` scripts. */
+  /** `--limits` scripts: the real LENGTH of each region. */
   limits?: string[];
   /** `--skip-section` names (exact match). */
   skipSections?: string[];
+  /** `--map-file`: GNU ld or LLD map filling `archive` and `object_file`. */
+  mapFile?: string;
   skipLineProgram?: boolean;
-  buildLayout: LayoutBuilder;
-  /** Receives warnings (e.g. skip-section names that are not in the ELF). */
+  /** Directory that relative script paths and INCLUDEs resolve against (default: process.cwd()). */
+  cwd?: string;
+  /** Receives warnings (unknown skip-section names, default regions, linker-script notes). */
   onWarning?: (message: string) => void;
+}
+
+/** `memory_layout` regions may carry nesting details beyond the MemBrowse fields. */
+export interface GeneratedReport extends MemoryReport {
+  memory_layout: Record<string, MemoryLayoutRegion>;
 }
 
 function programHeaders(segments: ElfSegment[]): ProgramHeader[] {
@@ -48,17 +47,70 @@ function programHeaders(segments: ElfSegment[]): ProgramHeader[] {
   }));
 }
 
-/** Generates the membrowse-compatible report for one ELF. Parse errors surface as ElfParseError / DwarfParseError. */
-export function generateReport(options: GenerateReportOptions): MemoryReport {
+function scriptRegions(
+  elf: ElfFile,
+  scripts: string[],
+  defs: string[],
+  options: GenerateReportOptions,
+  warn: (m: string) => void,
+): LayoutRegion[] {
+  const model = loadLinkerScripts({
+    inputs: linkerInputs(scripts, defs),
+    cwd: options.cwd,
+    addressBits: elf.is64 ? 64 : 32,
+  });
+  for (const w of model.warnings)
+    warn(w.position ? `${formatPosition(w.position)}: ${w.message}` : w.message);
+  return model.regions;
+}
+
+function memoryLayout(
+  elf: ElfFile,
+  options: GenerateReportOptions,
+  warn: (m: string) => void,
+): Record<string, MemoryLayoutRegion> {
+  const scripts = options.linkerScripts ?? [];
+  const defs = options.defs ?? [];
+  const limits = options.limits ?? [];
+  if (limits.length > 0 && scripts.length === 0)
+    throw new Error('--limits needs the primary linker scripts as well');
+  const result = buildMemoryLayout({
+    sections: elf.sections.map((s) => ({
+      name: s.name,
+      type: s.type === SHT_NOBITS ? 'NOBITS' : 'PROGBITS',
+      flags: s.flags,
+      address: s.address,
+      size: s.size,
+    })),
+    segments: elf.segments.map((s) => ({
+      type: s.typeName,
+      virtAddr: s.virtAddr,
+      physAddr: s.physAddr,
+      fileSize: s.fileSize,
+      memSize: s.memSize,
+      flags: s.flagsString,
+    })),
+    regions: scripts.length > 0 ? scriptRegions(elf, scripts, defs, options, warn) : undefined,
+    limits: limits.length > 0 ? scriptRegions(elf, limits, defs, options, warn) : undefined,
+    skipSections: options.skipSections,
+  });
+  result.warnings.forEach(warn);
+  return result.memoryLayout;
+}
+
+/**
+ * Generates the MemBrowse-compatible report for one ELF. Malformed input surfaces as
+ * ElfParseError / DwarfParseError, linker-script problems as LinkerScriptError / LayoutError.
+ */
+export function generateReport(options: GenerateReportOptions): GeneratedReport {
   const bytes = typeof options.elf === 'string' ? readFileSync(options.elf) : options.elf;
   const elf = parseElf(bytes);
   const warn = options.onWarning ?? (() => undefined);
   const skip = new Set(options.skipSections ?? []);
-  for (const name of skip) {
-    if (!elf.sectionByName(name))
-      warn(`--skip-section ${name}: the ELF has no section of that name`);
-  }
-  const sections = elf.sections.filter((s) => s.flags.alloc && !skip.has(s.name));
+  const allocated = new Set(elf.sections.filter((s) => s.flags.alloc).map((s) => s.name));
+  const attribution = options.mapFile
+    ? parseMapFile(readFileSync(options.mapFile, 'utf8'), { allocatedSections: allocated })
+    : undefined;
   return {
     file_path: options.filePath ?? (typeof options.elf === 'string' ? options.elf : null),
     architecture: elf.architecture,
@@ -66,16 +118,8 @@ export function generateReport(options: GenerateReportOptions): MemoryReport {
     entry_point: elf.entry,
     file_type: elf.fileTypeName,
     machine: elf.machineName,
-    symbols: reportSymbols(elf, skip, { skipLineProgram: options.skipLineProgram }),
+    symbols: reportSymbols(elf, skip, { skipLineProgram: options.skipLineProgram }, attribution),
     program_headers: programHeaders(elf.segments),
-    memory_layout: options.buildLayout({
-      elf,
-      sections,
-      segments: elf.segments,
-      linkerScripts: options.linkerScripts ?? [],
-      defs: options.defs ?? [],
-      limits: options.limits ?? [],
-      warn,
-    }),
+    memory_layout: memoryLayout(elf, options, warn),
   };
 }

@@ -2,6 +2,7 @@ import type { ReportSymbol } from '@memtrail/contracts';
 import { demangle } from '../demangle/index.js';
 import { type SourceOptions, type SourceRequest, resolveSources } from '../dwarf/index.js';
 import { EM_ARM, type ElfFile, type ElfSymbol } from '../elf/index.js';
+import type { MapAttribution } from '../mapfile/index.js';
 
 /**
  * The compat spec §2.1 filter: everything except empty names, ARM mapping symbols (`$a`, `$t`,
@@ -24,14 +25,23 @@ export function codeAddress(elf: ElfFile, symbol: ElfSymbol): number {
     : symbol.value;
 }
 
+/** Symbols that own code or data: only these get a map-file object. */
+function ownsContents(symbol: ElfSymbol): boolean {
+  return (
+    symbol.section !== '' && (symbol.type === 'FUNC' || symbol.type === 'OBJECT' || symbol.size > 0)
+  );
+}
+
 /**
- * Report symbols in symbol-table order. Only defined functions and objects get a source location:
- * linker-defined NOTYPE symbols have no code or data of their own, so any guess would be wrong.
+ * Report symbols in symbol-table order. Only defined functions and objects get a source location,
+ * and linker-defined zero-size NOTYPE symbols (`_sdata`, `_estack`) no object file either: they
+ * have no code or data of their own, so any value would be a guess from a neighbouring address.
  */
 export function reportSymbols(
   elf: ElfFile,
   skipSections: ReadonlySet<string>,
   sourceOptions: SourceOptions,
+  attribution?: MapAttribution,
 ): ReportSymbol[] {
   const kept = elf.symbols.filter(
     (s) => isReportedSymbol(s) && !(s.section !== '' && skipSections.has(s.section)),
@@ -55,6 +65,7 @@ export function reportSymbols(
   });
   return kept.map((s, i) => {
     const source = bySymbol.get(i);
+    const origin = attribution && ownsContents(s) ? attribution.attribute(s.value) : null;
     return {
       name: demangle(s.name),
       address: s.value,
@@ -65,8 +76,8 @@ export function reportSymbols(
       source_file: source?.file ?? '',
       source_line: source?.line ?? 0,
       visibility: s.visibility,
-      archive: '',
-      object_file: '',
+      archive: origin?.archive ?? '',
+      object_file: origin?.object ?? '',
     };
   });
 }
