@@ -1,21 +1,6 @@
 /** Linker map files (GNU ld, LLD): which object and archive each address came from. */
-import { MapAttribution } from './attribution.js';
-import { parseGnuLdMap } from './gnu-ld.js';
-import { parseLldMap } from './lld.js';
-import type { MapFormat, MapParseOptions } from './model.js';
-
 export { MapAttribution } from './attribution.js';
 export { parseGnuLdMap } from './gnu-ld.js';
 export { parseLldMap } from './lld.js';
 export { splitInputFile, type MapFormat, type MapParseOptions, type MapRange } from './model.js';
-
-export function detectMapFormat(text: string): MapFormat {
-  return /\bSize\s+Align\s+Out\s+In\s+Symbol\b/.test(text.slice(0, 4096)) ? 'lld' : 'gnu';
-}
-
-/** Parses a GNU ld or LLD map (detected from its content) into a lookup structure. */
-export function parseMapFile(text: string, options: MapParseOptions = {}): MapAttribution {
-  const ranges =
-    detectMapFormat(text) === 'lld' ? parseLldMap(text, options) : parseGnuLdMap(text, options);
-  return new MapAttribution(ranges);
-}
+export { detectMapFormat, parseMapFile } from './parse.js';
