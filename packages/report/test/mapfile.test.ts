@@ -73,21 +73,42 @@ function where(range: MapRange | null): string | null {
   return range ? `${basename(range.archive)}|${range.object}` : null;
 }
 
+let libgcc: string;
+let defs: Map<string, Set<string>>;
+
+beforeAll(() => {
+  for (const f of ['startup', 'main', 'util', 'crc']) {
+    run('arm-none-eabi-gcc', [...CFLAGS, '-c', join(fixtures, `${f}.c`), '-o', `${f}.o`]);
+  }
+  run('arm-none-eabi-ar', ['rcs', 'libutil.a', 'util.o', 'crc.o']);
+  libgcc = run('arm-none-eabi-gcc', [
+    '-mcpu=cortex-m4',
+    '-mthumb',
+    '-print-libgcc-file-name',
+  ]).trim();
+  defs = definitions(['startup.o', 'main.o', 'libutil.a', libgcc]);
+});
+
+/** Every symbol of the ELF that some input defines must be attributed to one that does. */
+function expectEverySymbolAttributed(map: string, symbols: ElfSymbol[]): void {
+  const attribution = parseMapFile(map);
+  const checked = symbols.filter((s) => defs.has(s.name));
+  expect(checked.length).toBeGreaterThan(15);
+  const wrong = checked
+    .map((s) => {
+      // Reports keep the Thumb bit in function addresses; nm prints it cleared.
+      const address = s.func ? s.address | 1 : s.address;
+      return { name: s.name, address, got: where(attribution.attribute(address)) };
+    })
+    .filter((row) => row.got === null || !defs.get(row.name)!.has(row.got));
+  expect(wrong).toEqual([]);
+}
+
 describe('GNU ld map files, checked against nm on a real link', () => {
   let map: string;
   let symbols: ElfSymbol[];
-  let defs: Map<string, Set<string>>;
 
   beforeAll(() => {
-    for (const f of ['startup', 'main', 'util', 'crc']) {
-      run('arm-none-eabi-gcc', [...CFLAGS, '-c', join(fixtures, `${f}.c`), '-o', `${f}.o`]);
-    }
-    run('arm-none-eabi-ar', ['rcs', 'libutil.a', 'util.o', 'crc.o']);
-    const libgcc = run('arm-none-eabi-gcc', [
-      '-mcpu=cortex-m4',
-      '-mthumb',
-      '-print-libgcc-file-name',
-    ]).trim();
     run('arm-none-eabi-gcc', [
       ...CFLAGS,
       '-nostdlib',
@@ -103,22 +124,11 @@ describe('GNU ld map files, checked against nm on a real link', () => {
     ]);
     map = readFileSync(join(work, 'fw.map'), 'utf8');
     symbols = elfSymbols('fw.elf');
-    defs = definitions(['startup.o', 'main.o', 'libutil.a', libgcc]);
   });
 
   it('attributes every object-defined symbol to an object that defines it', () => {
     expect(detectMapFormat(map)).toBe('gnu');
-    const attribution = parseMapFile(map);
-    const checked = symbols.filter((s) => defs.has(s.name));
-    expect(checked.length).toBeGreaterThan(15);
-    const wrong = checked
-      .map((s) => {
-        // Reports keep the Thumb bit in function addresses; nm prints it cleared.
-        const address = s.func ? s.address | 1 : s.address;
-        return { name: s.name, address, got: where(attribution.attribute(address)) };
-      })
-      .filter((row) => row.got === null || !defs.get(row.name)!.has(row.got));
-    expect(wrong).toEqual([]);
+    expectEverySymbolAttributed(map, symbols);
   });
 
   it('handles flash at address 0, wrapped names, COMMON, archives and duplicate statics', () => {
@@ -162,7 +172,33 @@ describe('GNU ld map files, checked against nm on a real link', () => {
   });
 });
 
-describe('LLD map files (committed fixture made by generate-lld.sh)', () => {
+describe('LLD map files, checked against nm on a real link with ld.lld', () => {
+  it('attributes every object-defined symbol to an object that defines it', () => {
+    run('ld.lld', [
+      '-T',
+      join(fixtures, 'firmware.ld'),
+      'startup.o',
+      'main.o',
+      'libutil.a',
+      libgcc,
+      '-Map=lld.map',
+      '-o',
+      'lld.elf',
+    ]);
+    const map = readFileSync(join(work, 'lld.map'), 'utf8');
+    expect(detectMapFormat(map)).toBe('lld');
+    expectEverySymbolAttributed(map, elfSymbols('lld.elf'));
+    expect(
+      where(
+        parseMapFile(map).attribute(
+          elfSymbols('lld.elf').find((s) => s.name === 'vectors')!.address,
+        ),
+      ),
+    ).toBe('|startup.o');
+  });
+});
+
+describe('LLD map files (committed fixture made by generate-lld.sh with a newer LLD)', () => {
   const map = readFileSync(join(fixtures, 'lld.map'), 'utf8');
   const expected = readFileSync(join(fixtures, 'lld-symbols.tsv'), 'utf8')
     .split('\n')
