@@ -9,11 +9,20 @@
 
 export class Out {
   s = '';
+  /** Tracked separately: indexing a concatenated string would flatten it on every call. */
+  private lastChar = '';
   push(text: string): void {
+    if (text.length === 0) return;
     this.s += text;
+    this.lastChar = text[text.length - 1]!;
   }
   last(): string {
-    return this.s.length === 0 ? '' : this.s[this.s.length - 1]!;
+    return this.lastChar;
+  }
+  /** Drops what was printed after `length` (an empty pack's separator). */
+  truncate(length: number): void {
+    this.s = this.s.slice(0, length);
+    this.lastChar = length === 0 ? '' : this.s[length - 1]!;
   }
 }
 
@@ -90,7 +99,7 @@ export function printList(o: Out, items: readonly Node[]): void {
     const mark = o.s.length;
     item.print(o);
     // An empty pack prints nothing and must not leave a dangling separator.
-    if (o.s.length === mark) o.s = o.s.slice(0, before);
+    if (o.s.length === mark) o.truncate(before);
     else first = false;
   }
 }

@@ -252,7 +252,7 @@ class Parser {
     const name = this.s.slice(this.i, this.i + length);
     this.i += length;
     // GCC mangles anonymous namespaces as _GLOBAL__N_<something>.
-    if (/^_GLOBAL_[._$]N/.test(name)) return '(anonymous namespace)';
+    if (name.startsWith('_GLOBAL_') && /^_GLOBAL_[._$]N/.test(name)) return '(anonymous namespace)';
     return name;
   }
 

@@ -22,6 +22,7 @@ export function isRustLegacy(mangled: string): boolean {
 }
 
 function unescape(ident: string): string | null {
+  if (!ident.includes('$') && !ident.includes('.')) return ident;
   // A leading `_$` protects an identifier that starts with an escape.
   let s = ident.startsWith('_$') ? ident.slice(1) : ident;
   let out = '';
@@ -57,11 +58,11 @@ export function demangleRustLegacy(mangled: string): string | null {
   let i = 3;
   const parts: string[] = [];
   while (mangled[i] !== 'E') {
-    const match = /^[0-9]+/.exec(mangled.slice(i, i + 10));
-    if (!match) return null;
-    const length = Number(match[0]);
-    i += match[0].length;
-    if (length === 0 || i + length > mangled.length) return null;
+    let length = 0;
+    const start = i;
+    for (let c = mangled.charCodeAt(i); c >= 48 && c <= 57; c = mangled.charCodeAt(++i))
+      length = length * 10 + c - 48;
+    if (i === start || length === 0 || i + length > mangled.length) return null;
     parts.push(mangled.slice(i, i + length));
     i += length;
   }
