@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AUTH_MESSAGES, VALIDATION_MESSAGES, type AuthResponse, type AuthSession } from '@memtrail/contracts';
+import {
+  AUTH_MESSAGES,
+  VALIDATION_MESSAGES,
+  type AuthResponse,
+  type AuthSession,
+} from '@memtrail/contracts';
 import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
 import {
   call,
@@ -63,7 +68,11 @@ describe('on-premises auth (spec §7 endpoints, no SMTP, no OAuth provider)', ()
     expect(updated.status).toBe(200);
     // The change ended the earlier session family.
     expect(
-      (await call(gw.url, 'POST', '/auth/refresh', { body: { refresh_token: second.refresh_token } })).status,
+      (
+        await call(gw.url, 'POST', '/auth/refresh', {
+          body: { refresh_token: second.refresh_token },
+        })
+      ).status,
     ).toBe(401);
     const oldPassword = await call(gw.url, 'POST', '/auth/login', {
       body: { email: 'ada@example.com', password: strongPassword('1') },
@@ -99,7 +108,9 @@ describe('on-premises auth (spec §7 endpoints, no SMTP, no OAuth provider)', ()
     });
     expect(replay.status).toBe(401);
     // The thief replayed the old token: the legitimate newer token is dead too.
-    expect((await call(gw.url, 'POST', '/auth/refresh', { body: { refresh_token: live } })).status).toBe(401);
+    expect(
+      (await call(gw.url, 'POST', '/auth/refresh', { body: { refresh_token: live } })).status,
+    ).toBe(401);
     const family = await gw.prisma.refreshToken.findMany({
       where: { user: { email: 'reuse@example.com' } },
     });
@@ -109,14 +120,46 @@ describe('on-premises auth (spec §7 endpoints, no SMTP, no OAuth provider)', ()
 
   it('rejects bad input with the spec messages and writes nothing', async () => {
     const cases: Array<[string, Record<string, unknown>, string]> = [
-      ['/auth/signup', { email: 'not-an-email', password: strongPassword() }, VALIDATION_MESSAGES.email],
-      ['/auth/signup', { email: `${'a'.repeat(250)}@x.io`, password: strongPassword() }, VALIDATION_MESSAGES.email],
-      ['/auth/signup', { email: 'weak@example.com', password: 'password' }, VALIDATION_MESSAGES.password],
-      ['/auth/signup', { email: 'weak@example.com', password: '' }, VALIDATION_MESSAGES.passwordRequired],
-      ['/auth/signup', { email: 'weak@example.com', password: `Aa1!${'x'.repeat(125)}` }, VALIDATION_MESSAGES.password],
-      ['/auth/signup', { email: 'named@example.com', password: strongPassword(), full_name: '  ' }, VALIDATION_MESSAGES.fullNameRequired],
-      ['/auth/signup', { email: 'named@example.com', password: strongPassword(), full_name: 'n'.repeat(101) }, VALIDATION_MESSAGES.fullNameTooLong],
-      ['/auth/login', { email: 'ada@example.com', password: '' }, VALIDATION_MESSAGES.passwordRequired],
+      [
+        '/auth/signup',
+        { email: 'not-an-email', password: strongPassword() },
+        VALIDATION_MESSAGES.email,
+      ],
+      [
+        '/auth/signup',
+        { email: `${'a'.repeat(250)}@x.io`, password: strongPassword() },
+        VALIDATION_MESSAGES.email,
+      ],
+      [
+        '/auth/signup',
+        { email: 'weak@example.com', password: 'password' },
+        VALIDATION_MESSAGES.password,
+      ],
+      [
+        '/auth/signup',
+        { email: 'weak@example.com', password: '' },
+        VALIDATION_MESSAGES.passwordRequired,
+      ],
+      [
+        '/auth/signup',
+        { email: 'weak@example.com', password: `Aa1!${'x'.repeat(125)}` },
+        VALIDATION_MESSAGES.password,
+      ],
+      [
+        '/auth/signup',
+        { email: 'named@example.com', password: strongPassword(), full_name: '  ' },
+        VALIDATION_MESSAGES.fullNameRequired,
+      ],
+      [
+        '/auth/signup',
+        { email: 'named@example.com', password: strongPassword(), full_name: 'n'.repeat(101) },
+        VALIDATION_MESSAGES.fullNameTooLong,
+      ],
+      [
+        '/auth/login',
+        { email: 'ada@example.com', password: '' },
+        VALIDATION_MESSAGES.passwordRequired,
+      ],
       ['/auth/login', { email: 'nope', password: 'x' }, VALIDATION_MESSAGES.email],
       ['/auth/refresh', {}, `refresh_token: ${VALIDATION_MESSAGES.required}`],
       ['/auth/logout', { refresh_token: 42 }, `refresh_token: ${VALIDATION_MESSAGES.required}`],
@@ -131,7 +174,11 @@ describe('on-premises auth (spec §7 endpoints, no SMTP, no OAuth provider)', ()
         response: { success: false, data: null, error: message, type: 'BadRequestError' },
       });
     }
-    expect(await gw.prisma.user.count({ where: { email: { in: ['weak@example.com', 'named@example.com'] } } })).toBe(0);
+    expect(
+      await gw.prisma.user.count({
+        where: { email: { in: ['weak@example.com', 'named@example.com'] } },
+      }),
+    ).toBe(0);
   });
 
   it('refuses a second account for the same address, whatever its case', async () => {
@@ -155,7 +202,9 @@ describe('on-premises auth (spec §7 endpoints, no SMTP, no OAuth provider)', ()
       expect(oauth.status).toBe(501);
       expect(oauth.body).toMatchObject({ success: false, error: AUTH_MESSAGES.oauthOnPrem });
     }
-    const reset = await call(gw.url, 'POST', '/auth/recover', { body: { email: 'ada@example.com' } });
+    const reset = await call(gw.url, 'POST', '/auth/recover', {
+      body: { email: 'ada@example.com' },
+    });
     expect(reset.status).toBe(501);
     expect(reset.body).toMatchObject({ success: false, error: AUTH_MESSAGES.resetOnPrem });
   });
@@ -163,19 +212,28 @@ describe('on-premises auth (spec §7 endpoints, no SMTP, no OAuth provider)', ()
   it('limits sign-in attempts per account with 429 and Retry-After, shared through Redis', async () => {
     await signUpOnPrem(gw.url, 'limited@example.com');
     const attempt = () =>
-      call(gw.url, 'POST', '/auth/login', { body: { email: 'limited@example.com', password: 'Wrong!Pass1' } });
+      call(gw.url, 'POST', '/auth/login', {
+        body: { email: 'limited@example.com', password: 'Wrong!Pass1' },
+      });
     for (let i = 0; i < 4; i += 1) expect((await attempt()).status).toBe(401);
     const limited = await attempt();
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(limited.body).toMatchObject({ success: false, error: AUTH_MESSAGES.tooManyRequests, type: 'TooManyRequestsError' });
+    expect(limited.body).toMatchObject({
+      success: false,
+      error: AUTH_MESSAGES.tooManyRequests,
+      type: 'TooManyRequestsError',
+    });
     // Even the right password waits for the window: the counter is per account.
     const right = await call(gw.url, 'POST', '/auth/login', {
       body: { email: 'limited@example.com', password: strongPassword() },
     });
     expect(right.status).toBe(429);
     // A second replica sharing the Redis sees the same counter.
-    const replica = await startGateway(stores, { DEPLOYMENT_MODE: 'onprem', AUTH_RATE_LIMIT_PER_ACCOUNT: '4' });
+    const replica = await startGateway(stores, {
+      DEPLOYMENT_MODE: 'onprem',
+      AUTH_RATE_LIMIT_PER_ACCOUNT: '4',
+    });
     try {
       const viaReplica = await call(replica.url, 'POST', '/auth/login', {
         body: { email: 'limited@example.com', password: strongPassword() },

@@ -4,4 +4,6 @@ export * from './query-messages.js';
 export * from './report.js';
 export * from './validation.js';
 export * from './upload.js';
+export * from './auth.js';
+export * from './projects.js';
 export * from './diff.js';

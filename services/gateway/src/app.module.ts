@@ -1,10 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
+import { AuthModule } from './auth/auth.module.js';
 import { GatewayConfig } from './config.js';
 import { HealthModule } from './health/health.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { InfraModule } from './infra/infra.module.js';
+import { OAuthModule } from './oauth/oauth.module.js';
+import { ProjectsModule } from './projects/projects.module.js';
 import { UploadModule } from './upload/upload.module.js';
 
 @Module({})
@@ -12,7 +15,15 @@ export class AppModule {
   static register(config: GatewayConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfraModule.register(config), HealthModule, ApiKeysModule, UploadModule],
+      imports: [
+        InfraModule.register(config),
+        HealthModule,
+        ApiKeysModule,
+        AuthModule,
+        OAuthModule,
+        ProjectsModule,
+        UploadModule,
+      ],
       providers: [{ provide: APP_FILTER, useClass: EnvelopeExceptionFilter }],
     };
   }

@@ -1,0 +1,16 @@
+import type { AuthUser } from '@memtrail/contracts';
+import type { User } from '@memtrail/db';
+
+/** The user as every auth answer shows it; never includes the password hash. */
+export function toAuthUser(user: User): AuthUser {
+  const metadata = (user.metadata ?? {}) as Record<string, unknown>;
+  return {
+    id: user.id,
+    email: user.email,
+    full_name: user.fullName,
+    user_metadata: { ...metadata, ...(user.fullName !== null && { full_name: user.fullName }) },
+    email_confirmed_at: user.emailConfirmedAt?.toISOString() ?? null,
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+  };
+}

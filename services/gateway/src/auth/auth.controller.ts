@@ -1,0 +1,145 @@
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Post,
+  Put,
+  Query,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  AUTH_MESSAGES,
+  type AuthResponse,
+  type AuthSession,
+  type AuthSettings,
+  type AuthUser,
+  type PendingConfirmation,
+} from '@memtrail/contracts';
+import type { Response } from 'express';
+import { GatewayConfig } from '../config.js';
+import { RateLimit, RateLimitGuard } from '../rate-limit/rate-limit.guard.js';
+import { AuthExceptionFilter } from './auth-exception.filter.js';
+import {
+  emailInput,
+  newPasswordInput,
+  requiredInput,
+  signInInput,
+  signUpInput,
+} from './auth-input.js';
+import { AuthService, publicUrl } from './auth.service.js';
+import { CurrentUser, JwtAuthGuard } from './jwt-auth.guard.js';
+import type { AuthenticatedUser } from './jwt.strategy.js';
+import { SessionService } from './session.service.js';
+
+type Json = Record<string, unknown> | undefined;
+
+function ok<T>(data: T, message?: string): AuthResponse<T> {
+  return { success: true, data, error: null, ...(message !== undefined && { message }) };
+}
+
+/**
+ * Password accounts and sessions (spec §7 on-premises calls plus the hosted flows). Every answer
+ * is `{success, data, error}`.
+ */
+@Controller('auth')
+@UseFilters(AuthExceptionFilter)
+@UseGuards(RateLimitGuard)
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly sessions: SessionService,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  @Get('settings')
+  settings(): AuthResponse<AuthSettings> {
+    return ok(this.auth.settings());
+  }
+
+  @Post('signup')
+  @HttpCode(200)
+  @RateLimit('signup')
+  async signup(@Body() body: Json): Promise<AuthResponse<AuthSession | PendingConfirmation>> {
+    const result = await this.auth.signUp(signUpInput(body));
+    return 'confirmation_sent' in result ? ok(result, AUTH_MESSAGES.confirmationSent) : ok(result);
+  }
+
+  @Post('login')
+  @HttpCode(200)
+  @RateLimit('signin')
+  async login(@Body() body: Json): Promise<AuthResponse<AuthSession>> {
+    const { email, password } = signInInput(body);
+    return ok(await this.auth.signIn(email, password));
+  }
+
+  @Post('refresh')
+  @HttpCode(200)
+  async refresh(@Body() body: Json): Promise<AuthResponse<AuthSession>> {
+    return ok(await this.sessions.refresh(requiredInput(body, 'refresh_token')));
+  }
+
+  @Post('logout')
+  @HttpCode(200)
+  async logout(@Body() body: Json): Promise<AuthResponse<null>> {
+    await this.sessions.end(requiredInput(body, 'refresh_token'));
+    return ok(null);
+  }
+
+  @Get('user')
+  @UseGuards(JwtAuthGuard)
+  async user(@CurrentUser() user: AuthenticatedUser): Promise<AuthResponse<{ user: AuthUser }>> {
+    return ok({ user: await this.auth.currentUser(user.userId) });
+  }
+
+  /** Update password while signed in; other sessions end, a new one is returned. */
+  @Put('password')
+  @UseGuards(JwtAuthGuard)
+  async updatePassword(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body() body: Json,
+  ): Promise<AuthResponse<AuthSession>> {
+    return ok(await this.auth.updatePassword(user.userId, newPasswordInput(body)));
+  }
+
+  /** Sends the reset link (to `/reset-password?token=…` on our own origin). */
+  @Post('recover')
+  @HttpCode(200)
+  @RateLimit('reset')
+  async recover(@Body() body: Json): Promise<AuthResponse<null>> {
+    await this.auth.requestReset(emailInput(body));
+    return ok(null, AUTH_MESSAGES.resetSent);
+  }
+
+  @Post('reset-password')
+  @HttpCode(200)
+  @RateLimit('reset')
+  async resetPassword(@Body() body: Json): Promise<AuthResponse<AuthSession>> {
+    const password = newPasswordInput(body);
+    return ok(await this.auth.resetPassword(requiredInput(body, 'token'), password));
+  }
+
+  /** The mailed confirmation link: confirms, then lands on the site root with a sign-in code. */
+  @Get('confirm')
+  async confirm(@Query('token') token: unknown, @Res() res: Response): Promise<void> {
+    const root = publicUrl(this.config);
+    try {
+      const code = await this.auth.confirmEmail(typeof token === 'string' ? token : '');
+      res.redirect(302, `${root}/?code=${encodeURIComponent(code)}`);
+    } catch (error) {
+      if (!(error instanceof BadRequestException)) throw error;
+      const description = encodeURIComponent(AUTH_MESSAGES.invalidLink);
+      res.redirect(302, `${root}/?error=invalid_link&error_description=${description}`);
+    }
+  }
+
+  /** Redeems the one-time code that confirmation and OAuth put on the site root. */
+  @Post('token')
+  @HttpCode(200)
+  async token(@Body() body: Json): Promise<AuthResponse<AuthSession>> {
+    return ok(await this.auth.exchangeCode(requiredInput(body, 'code')));
+  }
+}

@@ -1,0 +1,41 @@
+import type { MailMessage } from './mail.service.js';
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function message(
+  to: string,
+  subject: string,
+  lead: string,
+  action: string,
+  link: string,
+  note: string,
+): MailMessage {
+  const text = `${lead}\n\n${action}: ${link}\n\n${note}\n`;
+  const html =
+    `<p>${escapeHtml(lead)}</p>` +
+    `<p><a href="${escapeHtml(link)}">${escapeHtml(action)}</a></p>` +
+    `<p>${escapeHtml(note)}</p>`;
+  return { to, subject, text, html, link };
+}
+
+export function confirmationMail(to: string, link: string): MailMessage {
+  return message(
+    to,
+    'Confirm your Memtrail account',
+    'Welcome to Memtrail. Confirm your email address to finish creating your account.',
+    'Confirm your email',
+    link,
+    'The link is valid for 24 hours. If you did not sign up, ignore this message.',
+  );
+}
+
+export function resetMail(to: string, link: string): MailMessage {
+  return message(
+    to,
+    'Reset your Memtrail password',
+    'Someone asked to reset the password of your Memtrail account.',
+    'Choose a new password',
+    link,
+    'The link is valid for one hour. If you did not ask for it, ignore this message.',
+  );
+}

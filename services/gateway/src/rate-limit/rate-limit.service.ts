@@ -1,0 +1,51 @@
+import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { AUTH_MESSAGES } from '@memtrail/contracts';
+import { Redis } from 'ioredis';
+import { GatewayConfig } from '../config.js';
+
+/** 429; the envelope's `type` becomes TooManyRequestsError. */
+export class TooManyRequestsException extends HttpException {
+  constructor(readonly retryAfterS: number) {
+    super(AUTH_MESSAGES.tooManyRequests, HttpStatus.TOO_MANY_REQUESTS);
+  }
+}
+
+export type RateLimitedAction = 'signin' | 'signup' | 'reset';
+
+// One round trip per counter: increment, and start the window on the first hit.
+const HIT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {n, redis.call('PTTL', KEYS[1])}
+`;
+
+/**
+ * Fixed-window counters in Redis, per client IP and per account, shared by every gateway
+ * replica. Every attempt counts, successful or not, so a limit cannot be reset by interleaving
+ * a valid sign-in.
+ */
+@Injectable()
+export class RateLimitService {
+  constructor(
+    @Inject(Redis) private readonly redis: Redis,
+    @Inject(GatewayConfig) private readonly config: GatewayConfig,
+  ) {}
+
+  /** Counts one attempt; throws TooManyRequestsException when any counter is over its limit. */
+  async hit(action: RateLimitedAction, ip: string, account: string | null): Promise<void> {
+    const windowMs = this.config.AUTH_RATE_WINDOW_S * 1000;
+    const counters: Array<[string, number]> = [
+      [`ip:${ip}`, this.config.AUTH_RATE_LIMIT_PER_IP],
+      ...(account
+        ? [[`account:${account}`, this.config.AUTH_RATE_LIMIT_PER_ACCOUNT] as [string, number]]
+        : []),
+    ];
+    let retryAfterMs = 0;
+    for (const [subject, limit] of counters) {
+      const key = `${this.config.QUEUE_PREFIX}:ratelimit:${action}:${subject}`;
+      const [count, ttl] = (await this.redis.eval(HIT, 1, key, windowMs)) as [number, number];
+      if (count > limit) retryAfterMs = Math.max(retryAfterMs, ttl > 0 ? ttl : windowMs);
+    }
+    if (retryAfterMs > 0) throw new TooManyRequestsException(Math.ceil(retryAfterMs / 1000));
+  }
+}

@@ -1,0 +1,112 @@
+import { createServer } from 'node:net';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { loadConfig } from '@memtrail/config';
+import type { AuthResponse, AuthSession } from '@memtrail/contracts';
+import { createPrismaClient, type PrismaClient } from '@memtrail/db';
+import type { IsolatedStores } from '@memtrail/testing';
+import { AppModule } from '../../src/app.module.js';
+import { GatewayConfig } from '../../src/config.js';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface Gateway {
+  app: INestApplication;
+  url: string;
+  prisma: PrismaClient;
+  close(): Promise<void>;
+}
+
+/**
+ * The real gateway in-process against a test file's isolated stores, on a chosen or free port.
+ * The query service is not started: these tests never read through it.
+ */
+export async function startGateway(
+  stores: IsolatedStores,
+  env: Record<string, string> = {},
+  port?: number,
+): Promise<Gateway> {
+  const listenPort = port ?? (await freePort());
+  const config = loadConfig(GatewayConfig, {
+    DATABASE_URL: stores.databaseUrl,
+    REDIS_URL: stores.redisUrl,
+    QUEUE_PREFIX: stores.queuePrefix,
+    QUERY_PORT: String(await freePort()),
+    WEB_DIST_DIR: '/nonexistent',
+    PUBLIC_URL: `http://127.0.0.1:${listenPort}`,
+    JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+    NODE_ENV: 'test',
+    ...env,
+  });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), {
+    logger: false,
+  });
+  await app.listen(listenPort, '127.0.0.1');
+  const prisma = createPrismaClient(stores.databaseUrl);
+  return {
+    app,
+    url: `http://127.0.0.1:${listenPort}`,
+    prisma,
+    close: async () => {
+      await app.close();
+      await prisma.$disconnect();
+    },
+  };
+}
+
+export interface CallResult<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export async function call<T = Record<string, unknown>>(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<CallResult<T>> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    redirect: 'manual',
+    headers: {
+      ...(options.body !== undefined && { 'content-type': 'application/json' }),
+      ...(options.token && { authorization: `Bearer ${options.token}` }),
+      ...options.headers,
+    },
+    ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: (text ? JSON.parse(text) : null) as T,
+    headers: response.headers,
+  };
+}
+
+export const strongPassword = (tag = '') => `Str0ng!Pass${tag}`;
+
+/** Signs a user up on an on-premises gateway (no confirmation) and returns the session. */
+export async function signUpOnPrem(
+  base: string,
+  email: string,
+  password = strongPassword(),
+): Promise<AuthSession> {
+  const result = await call<AuthResponse<AuthSession>>(base, 'POST', '/auth/signup', {
+    body: { email, password, full_name: 'Test User' },
+  });
+  if (result.status !== 200 || !result.body.data) {
+    throw new Error(`sign-up of ${email} failed: ${result.status} ${JSON.stringify(result.body)}`);
+  }
+  return result.body.data;
+}
