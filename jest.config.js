@@ -25,7 +25,7 @@ export default {
     '^@memtrail/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: ['<rootDir>/{packages,services,deploy,tests}/**/*.test.ts'],
+  testMatch: ['<rootDir>/{packages,services,deploy,tests,web}/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/tests/e2e/'],
   testTimeout: 60_000,
 };

@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { INestApplication } from '@nestjs/common';
 import { loadConfig } from '@memtrail/config';
-import type { MemoryReport, UploadEnvelope, UploadResponseData } from '@memtrail/contracts';
+import type {
+  MemoryReport,
+  SummaryResponse,
+  UploadEnvelope,
+  UploadResponseData,
+} from '@memtrail/contracts';
 import { createPrismaClient, type PrismaClient } from '@memtrail/db';
 import { createRedisConnection, createReportsQueue, type ReportsQueue } from '@memtrail/queue';
 import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
@@ -298,6 +303,58 @@ describe('POST /upload', () => {
     const reports = await prisma.report.findMany({ where: { commit: { sha: sha(60) } } });
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ version: 20, overwriteCount: 19 });
+  });
+
+  it('summarises a commit across every target of the project for PR comments', async () => {
+    const other = envelope(sha(90), null);
+    other.metadata.target_name = 'nrf52';
+    await post(other);
+    const pr = envelope(sha(91), sha(90), grow(sample, 'RAM', 64));
+    pr.metadata.target_name = 'nrf52';
+    pr.metadata.git.pr_number = '12';
+    await post(pr);
+    const onStm = envelope(sha(91), sha(1), grow(sample, 'FLASH', 4));
+    await post(onStm);
+
+    const response = await fetch(`${baseUrl}/summary?commit=${sha(91)}`, {
+      headers: { Authorization: `Bearer ${apiKey}` },
+    });
+    expect(response.status).toBe(200);
+    const { success, data } = (await response.json()) as SummaryResponse;
+    expect(success).toBe(true);
+    expect(data.pr_number).toBe(12);
+    expect(data.targets.map((t) => t.target_name)).toEqual(['nrf52', 'stm32-sample']);
+    expect(data.targets[0]!.changes_summary.changes.regions.modified).toEqual([
+      {
+        name: 'RAM',
+        used_size: 3784,
+        limit_size: 65536,
+        old: { used_size: 3720, limit_size: 65536 },
+      },
+    ]);
+    expect(data.targets[1]!.changes_summary.changes.regions.modified[0]).toMatchObject({
+      name: 'FLASH',
+      used_size: 417,
+    });
+    expect(data.targets[0]!.dashboard_url).toBe(
+      `https://memtrail.example/project/${projectId}/target/nrf52`,
+    );
+
+    const missing = await fetch(`${baseUrl}/summary?commit=${sha(999)}`, {
+      headers: { Authorization: `Bearer ${apiKey}` },
+    });
+    expect(missing.status).toBe(404);
+    const foreign = await fetch(`${baseUrl}/summary?commit=${sha(91)}`, {
+      headers: { Authorization: `Bearer ${otherKey}` },
+    });
+    expect(foreign.status).toBe(404);
+    const bad = await fetch(`${baseUrl}/summary`, {
+      headers: { Authorization: `Bearer ${apiKey}` },
+    });
+    expect(await bad.json()).toMatchObject({
+      success: false,
+      error: 'commit is required: GET /summary?commit=<sha>',
+    });
   });
 
   describe('bad input is refused with a clear 4xx and nothing stored', () => {

@@ -8,6 +8,17 @@ export interface BudgetRule {
   limits: Record<string, number>;
 }
 
+/** Budgets as stored (limits in a JSON column) to the rules evaluated here. */
+export function toBudgetRules(
+  budgets: { name: string; branchPattern: string | null; limits: unknown }[],
+): BudgetRule[] {
+  return budgets.map((b) => ({
+    name: b.name,
+    branchPattern: b.branchPattern,
+    limits: (b.limits ?? {}) as Record<string, number>,
+  }));
+}
+
 /** Glob match for branch patterns: `*` any run of characters, `?` one character. */
 export function branchMatches(pattern: string | null, branch: string | null): boolean {
   if (!pattern) return true;

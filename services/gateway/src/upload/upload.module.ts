@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { reportsQueueProvider } from './reports-queue.provider.js';
+import { SummaryController } from './summary.controller.js';
+import { SummaryService } from './summary.service.js';
 import { UploadRateLimitGuard } from './upload-rate-limit.guard.js';
 import { UploadController } from './upload.controller.js';
 import { UploadService } from './upload.service.js';
 
 @Module({
-  controllers: [UploadController],
-  providers: [UploadService, UploadRateLimitGuard, reportsQueueProvider],
+  controllers: [UploadController, SummaryController],
+  providers: [UploadService, SummaryService, UploadRateLimitGuard, reportsQueueProvider],
 })
 export class UploadModule {}

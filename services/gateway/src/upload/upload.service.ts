@@ -3,10 +3,11 @@ import type { BudgetAlert, UploadResponseData } from '@memtrail/contracts';
 import { PrismaClient, type Prisma } from '@memtrail/db';
 import { enqueueReport, type ReportsQueue } from '@memtrail/queue';
 import { GatewayConfig } from '../config.js';
-import { evaluateBudgets, type BudgetRule } from './budgets.js';
+import { evaluateBudgets, toBudgetRules, type BudgetRule } from './budgets.js';
 import { changesSummary, totalsChanges } from './changes.js';
 import { REPORTS_QUEUE } from './reports-queue.provider.js';
 import { computeTotals, storedTotals, type Totals } from './totals.js';
+import { comparisonUrl } from './urls.js';
 import type { UploadBody } from './upload-body.js';
 import { validateUpload, type ValidUpload } from './validate-upload.js';
 
@@ -127,11 +128,7 @@ export class UploadService {
       isOverwritten: existing !== null,
       totals,
       parentTotals,
-      budgets: budgets.map((b) => ({
-        name: b.name,
-        branchPattern: b.branchPattern,
-        limits: b.limits as Record<string, number>,
-      })),
+      budgets: toBudgetRules(budgets),
     };
   }
 
@@ -181,18 +178,19 @@ export class UploadService {
       stored.totals.regions,
       upload.branch,
     );
-    const target = encodeURIComponent(upload.targetName);
-    const query = new URLSearchParams({
-      ...(upload.parentSha ? { base: upload.parentSha } : {}),
-      head: upload.commitSha,
-    });
     return {
       project_id: projectId,
       target_name: upload.targetName,
       commit_sha: upload.commitSha,
       report_id: stored.reportId,
       parent_sha: upload.parentSha,
-      comparison_url: `${this.config.CORE_URL.replace(/\/$/, '')}/project/${projectId}/target/${target}/compare?${query}`,
+      comparison_url: comparisonUrl(
+        this.config.CORE_URL,
+        projectId,
+        upload.targetName,
+        upload.parentSha,
+        upload.commitSha,
+      ),
       is_overwritten: stored.isOverwritten,
       changes_summary: changesSummary(stored.totals, stored.parentTotals),
       changes: {

@@ -4,18 +4,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 
 /** Paths owned by the API: they must 404 as JSON, never fall back to the web app's HTML. */
-const API_PREFIXES = [
-  '/api',
-  '/auth',
-  '/upload',
-  '/summary',
-  '/healthz',
-  '/readyz',
-  '/metrics',
-  '/docs',
-];
+const API_PREFIXES = ['/api', '/upload', '/summary', '/healthz', '/readyz', '/metrics', '/docs'];
 
+/** `/auth` itself is the sign-in page; only the paths below it are the auth API. */
 const isApiPath = (path: string) =>
+  path.startsWith('/auth/') ||
   API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 /**

@@ -1,0 +1,21 @@
+import { Controller, Get, Query, UseFilters, UseGuards } from '@nestjs/common';
+import type { SummaryResponse } from '@memtrail/contracts';
+import { ApiKeyGuard, ApiKeyProject, type ApiKeyPrincipal } from '../api-keys/index.js';
+import { UploadExceptionFilter } from './upload-exception.filter.js';
+import { SummaryService } from './summary.service.js';
+
+/** The PR-comment summary, at the MemBrowse CLI's path and ours. */
+@Controller()
+@UseFilters(UploadExceptionFilter)
+@UseGuards(ApiKeyGuard)
+export class SummaryController {
+  constructor(private readonly summaries: SummaryService) {}
+
+  @Get(['summary', 'api/summary', 'api/v1/summary'])
+  async summary(
+    @ApiKeyProject() key: ApiKeyPrincipal,
+    @Query('commit') commit: unknown,
+  ): Promise<SummaryResponse> {
+    return { success: true, data: await this.summaries.summary(key.projectId, commit) };
+  }
+}

@@ -1,0 +1,83 @@
+import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import type { SummaryResponse, SummaryTarget } from '@memtrail/contracts';
+import { PrismaClient } from '@memtrail/db';
+import { GatewayConfig } from '../config.js';
+import { evaluateBudgets, toBudgetRules } from './budgets.js';
+import { totalsChanges } from './changes.js';
+import { storedTotals } from './totals.js';
+import { comparisonUrl, dashboardUrl } from './urls.js';
+
+const SHA = /^[0-9a-f]{4,64}$/;
+
+/**
+ * `GET /summary?commit=<sha>`: the changes and budget alerts of one commit across every target
+ * of the key's project, for PR comments. Built from the stored totals, like the upload answer.
+ */
+@Injectable()
+export class SummaryService {
+  constructor(
+    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(GatewayConfig) private readonly config: GatewayConfig,
+  ) {}
+
+  async summary(projectId: string, commitParam: unknown): Promise<SummaryResponse['data']> {
+    const commitSha = typeof commitParam === 'string' ? commitParam.trim().toLowerCase() : '';
+    if (!commitSha) throw new BadRequestException('commit is required: GET /summary?commit=<sha>');
+    if (!SHA.test(commitSha))
+      throw new BadRequestException('commit must be a hexadecimal commit SHA');
+
+    const reports = await this.prisma.report.findMany({
+      where: { commit: { projectId, sha: commitSha } },
+      include: { target: { include: { budgets: true } } },
+      orderBy: { target: { name: 'asc' } },
+    });
+    if (reports.length === 0) {
+      throw new NotFoundException(`No report for commit ${commitSha} in this project`);
+    }
+    const parents = await this.prisma.report.findMany({
+      where: {
+        OR: reports
+          .filter((r) => r.parentSha)
+          .map((r) => ({ targetId: r.targetId, commit: { sha: r.parentSha! } })),
+      },
+      select: { targetId: true, regionTotals: true, sectionTotals: true },
+    });
+    const parentOf = new Map(
+      parents.map((p) => [p.targetId, storedTotals(p.regionTotals, p.sectionTotals)]),
+    );
+
+    const base = this.config.CORE_URL;
+    const targets: SummaryTarget[] = reports.map((report) => {
+      const totals = storedTotals(report.regionTotals, report.sectionTotals);
+      const parent = report.parentSha ? (parentOf.get(report.targetId) ?? null) : null;
+      return {
+        target_name: report.target.name,
+        dashboard_url: dashboardUrl(base, projectId, report.target.name),
+        comparison_url: comparisonUrl(
+          base,
+          projectId,
+          report.target.name,
+          report.parentSha,
+          commitSha,
+        ),
+        changes_summary: { changes: totalsChanges(totals, parent) },
+        alerts: {
+          budgets: evaluateBudgets(
+            toBudgetRules(report.target.budgets),
+            totals.regions,
+            report.branch,
+          ),
+        },
+      };
+    });
+    const prNumber = reports
+      .map((r) => Number(r.prNumber))
+      .find((n) => Number.isInteger(n) && n > 0);
+    return {
+      commit_sha: commitSha,
+      pr_number: prNumber ?? null,
+      dashboard_url: `${base.replace(/\/$/, '')}/project/${projectId}`,
+      targets,
+    };
+  }
+}
