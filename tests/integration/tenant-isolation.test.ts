@@ -1,0 +1,324 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHmac } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { Redis } from 'ioredis';
+import {
+  CLICKHOUSE_PURGE_QUEUE,
+  VALIDATION_MESSAGES,
+  type CreatedProjectData,
+} from '@memtrail/contracts';
+import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
+import { ApiKeyService } from '../../services/gateway/src/api-keys/api-key.service.js';
+import {
+  call,
+  signUpOnPrem,
+  startGateway,
+  type Gateway,
+} from '../../services/gateway/test/support/gateway-harness.js';
+
+const SECRET = 'test-secret-test-secret-test-secret-0123';
+
+function jwt(header: object, payload: object, secret = SECRET): string {
+  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const body = `${part(header)}.${part(payload)}`;
+  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+}
+
+describe('tenant isolation, tokens and project inputs', () => {
+  let stores: IsolatedStores;
+  let gw: Gateway;
+  let alice: string;
+  let bob: string;
+  let aliceId: string;
+  let project: CreatedProjectData['project'];
+
+  beforeAll(async () => {
+    stores = await createIsolatedStores();
+    gw = await startGateway(stores, {
+      DEPLOYMENT_MODE: 'onprem',
+      PROJECT_DELETE_SYNC_MAX_REPORTS: '1',
+    });
+    const a = await signUpOnPrem(gw.url, 'alice@example.com');
+    alice = a.access_token;
+    aliceId = a.user.id;
+    bob = (await signUpOnPrem(gw.url, 'bob@example.com')).access_token;
+    const created = await call<{ data: CreatedProjectData }>(gw.url, 'POST', '/api/projects', {
+      token: alice,
+      body: { name: 'Alpha board', description: 'first' },
+    });
+    expect(created.status).toBe(201);
+    project = created.body.data.project;
+    await gw.prisma.target.create({ data: { projectId: project.id, name: 'nrf52/debug' } });
+  });
+
+  afterAll(async () => {
+    await gw?.close();
+    await stores?.cleanup();
+  });
+
+  it('shows the key once, then only masked', async () => {
+    expect(project.api_key).toMatch(/^mt_[0-9a-f]{16}_/);
+    const list = await call<{ data: { projects: Array<Record<string, unknown>> } }>(
+      gw.url,
+      'GET',
+      '/api/projects',
+      { token: alice },
+    );
+    expect(list.body.data.projects).toEqual([
+      expect.objectContaining({
+        id: project.id,
+        role: 'owner',
+        api_key_masked: project.api_key_masked,
+      }),
+    ]);
+    expect(JSON.stringify(list.body)).not.toContain(project.api_key.slice(20));
+  });
+
+  it("answers 404 for every route of another user's project", async () => {
+    const t = encodeURIComponent('nrf52/debug');
+    const routes: Array<[string, string, unknown?]> = [
+      ['PUT', `/api/projects/${project.id}`, { name: 'Taken over' }],
+      ['DELETE', `/api/projects/${project.id}`],
+      ['POST', `/api/projects/${project.id}/regenerate-api-key`],
+      ['GET', `/api/projects/${project.id}/members`],
+      ['POST', `/api/projects/${project.id}/members`, { email: 'bob@example.com' }],
+      ['DELETE', `/api/projects/${project.id}/members/${aliceId}`],
+      ['GET', `/api/${project.id}/targets`],
+      ['GET', `/api/${project.id}/${t}/region-config`],
+      [
+        'PUT',
+        `/api/${project.id}/${t}/region-config`,
+        { region_config: { FLASH: { hidden: true } } },
+      ],
+    ];
+    for (const [method, path, body] of routes) {
+      const result = await call(gw.url, method, path, { token: bob, body });
+      expect({
+        method,
+        path,
+        status: result.status,
+        type: (result.body as { type?: string }).type,
+      }).toEqual({
+        method,
+        path,
+        status: 404,
+        type: 'NotFoundError',
+      });
+    }
+    const list = await call<{ data: { projects: unknown[] } }>(gw.url, 'GET', '/api/projects', {
+      token: bob,
+    });
+    expect(list.body.data.projects).toEqual([]);
+    // Nothing changed for the owner.
+    const row = await gw.prisma.project.findUniqueOrThrow({ where: { id: project.id } });
+    expect(row.name).toBe('Alpha board');
+    const config = await gw.prisma.target.findFirstOrThrow({ where: { projectId: project.id } });
+    expect(config.regionConfig).toEqual({});
+  });
+
+  it('keeps API keys to their project and out of user routes', async () => {
+    const keys = gw.app.get(ApiKeyService);
+    const other = await call<{ data: CreatedProjectData }>(gw.url, 'POST', '/api/projects', {
+      token: bob,
+      body: { name: 'Bravo' },
+    });
+    expect(await keys.verify(project.api_key)).toMatchObject({ projectId: project.id });
+    expect(await keys.verify(other.body.data.project.api_key)).toMatchObject({
+      projectId: other.body.data.project.id,
+    });
+    for (const key of [project.api_key, other.body.data.project.api_key]) {
+      const asUser = await call(gw.url, 'GET', `/api/${project.id}/targets`, { token: key });
+      expect(asUser.status).toBe(401);
+    }
+  });
+
+  it('rejects expired, tampered, alg none and foreign-key tokens', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: aliceId, email: 'alice@example.com', iss: 'memtrail', aud: 'memtrail' };
+    const valid = jwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, iat: now, exp: now + 600 });
+    expect((await call(gw.url, 'GET', '/api/projects', { token: valid })).status).toBe(200);
+    const [h, p] = valid.split('.');
+    const bad = {
+      expired: jwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, iat: now - 7200, exp: now - 3600 }),
+      tampered: `${h}.${Buffer.from(JSON.stringify({ ...claims, sub: 'x', exp: now + 600 })).toString('base64url')}.${valid.split('.')[2]}`,
+      none: `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${p}.`,
+      otherKey: jwt(
+        { alg: 'HS256', typ: 'JWT' },
+        { ...claims, exp: now + 600 },
+        'another-secret-another-secret-another',
+      ),
+      otherAudience: jwt(
+        { alg: 'HS256', typ: 'JWT' },
+        { ...claims, aud: 'elsewhere', exp: now + 600 },
+      ),
+    };
+    for (const [kind, token] of Object.entries(bad)) {
+      const result = await call(gw.url, 'GET', '/api/projects', { token });
+      expect({ kind, status: result.status, body: result.body }).toEqual({
+        kind,
+        status: 401,
+        body: { status: 'error', type: 'UnauthorizedError', error: 'Unauthorized', data: null },
+      });
+    }
+  });
+
+  it('rejects bad project and region inputs with the spec messages, writing nothing', async () => {
+    const before = await gw.prisma.project.count();
+    const cases: Array<[string, string, unknown, string]> = [
+      ['POST', '/api/projects', { name: 'x' }, VALIDATION_MESSAGES.projectName],
+      ['POST', '/api/projects', { name: 'Bad/name' }, VALIDATION_MESSAGES.projectName],
+      ['POST', '/api/projects', {}, VALIDATION_MESSAGES.projectName],
+      [
+        'POST',
+        '/api/projects',
+        { name: 'Okay', description: 'd'.repeat(501) },
+        VALIDATION_MESSAGES.projectDescription,
+      ],
+      [
+        'PUT',
+        `/api/projects/${project.id}`,
+        { name: 'n'.repeat(101) },
+        VALIDATION_MESSAGES.projectName,
+      ],
+      [
+        'PUT',
+        `/api/projects/${project.id}`,
+        { description: 'd'.repeat(501) },
+        VALIDATION_MESSAGES.projectDescription,
+      ],
+      ['POST', `/api/projects/${project.id}/members`, { email: 'nope' }, VALIDATION_MESSAGES.email],
+      [
+        'PUT',
+        `/api/${project.id}/nrf52%2Fdebug/region-config`,
+        { region_config: { FLASH: { kind: 'rom' } } },
+        'Region FLASH: kind must be flash, ram or other',
+      ],
+      [
+        'PUT',
+        `/api/${project.id}/nrf52%2Fdebug/region-config`,
+        { region_config: { RAM: { limit: -1 } } },
+        'Region RAM: limit must be a non-negative integer number of bytes or null',
+      ],
+      [
+        'PUT',
+        `/api/${project.id}/nrf52%2Fdebug/region-config`,
+        { region_config: [] },
+        'region_config must be an object keyed by region name',
+      ],
+    ];
+    for (const [method, path, body, message] of cases) {
+      const result = await call(gw.url, method, path, { token: alice, body });
+      expect({ path, body, status: result.status, response: result.body }).toEqual({
+        path,
+        body,
+        status: 400,
+        response: { status: 'error', type: 'BadRequestError', error: message, data: null },
+      });
+    }
+    expect(await gw.prisma.project.count()).toBe(before);
+    const row = await gw.prisma.project.findUniqueOrThrow({ where: { id: project.id } });
+    expect(row).toMatchObject({ name: 'Alpha board', description: 'first' });
+  });
+
+  it('updates, stores region config, shares with a member, and guards owner actions', async () => {
+    const t = `/api/${project.id}/${encodeURIComponent('nrf52/debug')}/region-config`;
+    const config = {
+      FLASH: { display_name: 'Flash', kind: 'flash', limit: 524288 },
+      CCM: { hidden: true },
+    };
+    expect(
+      (await call(gw.url, 'PUT', t, { token: alice, body: { region_config: config } })).status,
+    ).toBe(200);
+    const read = await call<{ data: unknown }>(gw.url, 'GET', t, { token: alice });
+    expect(read.body.data).toEqual({ region_config: config });
+
+    const added = await call(gw.url, 'POST', `/api/projects/${project.id}/members`, {
+      token: alice,
+      body: { email: 'BOB@example.com' },
+    });
+    expect(added.status).toBe(201);
+    const targets = await call<{ data: { targets: unknown[] } }>(
+      gw.url,
+      'GET',
+      `/api/${project.id}/targets`,
+      { token: bob },
+    );
+    expect(targets.body.data.targets).toEqual([{ name: 'nrf52/debug', region_config: config }]);
+    const renamed = await call(gw.url, 'PUT', `/api/projects/${project.id}`, {
+      token: bob,
+      body: { name: 'Alpha v2' },
+    });
+    expect(renamed.status).toBe(200);
+    for (const [method, path] of [
+      ['DELETE', `/api/projects/${project.id}`],
+      ['POST', `/api/projects/${project.id}/regenerate-api-key`],
+    ] as const) {
+      expect((await call(gw.url, method, path, { token: bob })).status).toBe(403);
+    }
+    const lastOwner = await call(
+      gw.url,
+      'DELETE',
+      `/api/projects/${project.id}/members/${aliceId}`,
+      { token: alice },
+    );
+    expect(lastOwner.status).toBe(400);
+  });
+
+  it('regenerates the key (old one dead at once) and deletes projects with their rows', async () => {
+    const keys = gw.app.get(ApiKeyService);
+    const regenerated = await call<{ data: { api_key: string } }>(
+      gw.url,
+      'POST',
+      `/api/projects/${project.id}/regenerate-api-key`,
+      { token: alice },
+    );
+    expect(await keys.verify(project.api_key)).toBeNull();
+    const key = regenerated.body.data.api_key;
+    expect(await keys.verify(key)).toMatchObject({ projectId: project.id });
+
+    // Two reports: above PROJECT_DELETE_SYNC_MAX_REPORTS=1, so the rows go in the background.
+    const target = await gw.prisma.target.findFirstOrThrow({ where: { projectId: project.id } });
+    for (const sha of ['a1', 'b2']) {
+      const commit = await gw.prisma.commit.create({ data: { projectId: project.id, sha } });
+      await gw.prisma.report.create({
+        data: {
+          targetId: target.id,
+          commitId: commit.id,
+          kind: 'full',
+          payload: gzipSync('{}'),
+          payloadSha256: sha,
+        },
+      });
+    }
+    const deleted = await call<{ data: { background: boolean } }>(
+      gw.url,
+      'DELETE',
+      `/api/projects/${project.id}`,
+      { token: alice },
+    );
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.data.background).toBe(true);
+    expect(await keys.verify(key)).toBeNull();
+    expect((await call(gw.url, 'GET', `/api/${project.id}/targets`, { token: alice })).status).toBe(
+      404,
+    );
+    await eventually(
+      () => gw.prisma.project.count({ where: { id: project.id } }),
+      (count) => count === 0,
+    );
+    expect(await gw.prisma.report.count()).toBe(0);
+    expect(await gw.prisma.commit.count({ where: { projectId: project.id } })).toBe(0);
+    expect(await gw.prisma.apiKey.count({ where: { projectId: project.id } })).toBe(0);
+    // The ClickHouse purge is announced for the worker that owns ClickHouse writes.
+    const redis = new Redis(stores.redisUrl);
+    try {
+      const job = await redis.hget(
+        `${stores.queuePrefix}:${CLICKHOUSE_PURGE_QUEUE}:project-${project.id}`,
+        'data',
+      );
+      expect(JSON.parse(job!)).toEqual({ projectId: project.id });
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
