@@ -153,9 +153,22 @@ export class TemplateParamNode extends Node {
   private get autoParam(): boolean {
     return inLambdaSignature > 0;
   }
+  /** Set while this parameter's argument is being resolved or printed. */
+  private busy = false;
+  /** `_Z1fIXplT_Li1EEEvv`: an argument that contains itself is malformed (c++filt rejects it). */
+  private enter(): void {
+    if (this.busy) throw new RangeError('template parameter refers to itself');
+    this.busy = true;
+  }
   override resolve(): Node {
     const arg = this.scope.args?.[this.index];
-    return arg ? arg.resolve() : this;
+    if (!arg) return this;
+    this.enter();
+    try {
+      return arg.resolve();
+    } finally {
+      this.busy = false;
+    }
   }
   override get declarator(): 'function' | 'array' | null {
     const target = this.resolve();
@@ -167,12 +180,26 @@ export class TemplateParamNode extends Node {
       return;
     }
     const target = this.resolve();
-    if (target === this) o.push(this.index === 0 ? 'T_' : `T${this.index - 1}_`);
-    else target.left(o);
+    if (target === this) {
+      o.push(this.index === 0 ? 'T_' : `T${this.index - 1}_`);
+      return;
+    }
+    this.enter();
+    try {
+      target.left(o);
+    } finally {
+      this.busy = false;
+    }
   }
   override right(o: Out): void {
     const target = this.resolve();
-    if (target !== this && !this.autoParam) target.right(o);
+    if (target === this || this.autoParam) return;
+    this.enter();
+    try {
+      target.right(o);
+    } finally {
+      this.busy = false;
+    }
   }
 }
 

@@ -37,7 +37,12 @@ import {
   VendorQualNode,
 } from './itanium-nodes.js';
 
+/**
+ * Parse failures only ever mean "not a valid mangled name" (the caller returns null), so one
+ * preallocated error is thrown: building a stack trace per failure would dominate the cost.
+ */
 class DemangleError extends Error {}
+const FAIL = new DemangleError('not a valid Itanium mangled name');
 
 const BUILTIN: Record<string, string> = {
   v: 'void',
@@ -154,6 +159,9 @@ const OPERATORS: Record<string, OperatorInfo> = {
   rc: { name: 'reinterpret_cast', arity: 2 },
 };
 
+/** Operator codes that occur in expressions but never name an operator function. */
+const EXPRESSION_ONLY = new Set(['st', 'sz', 'at', 'az', 'nx', 'tw', 'dc', 'sc', 'cc', 'rc', 'dt']);
+
 const STD_SUBST: Record<string, { full: string; ctor: string }> = {
   a: { full: 'std::allocator', ctor: 'allocator' },
   b: { full: 'std::basic_string', ctor: 'basic_string' },
@@ -204,7 +212,7 @@ class Parser {
   }
   private next(): string {
     const c = this.s[this.i];
-    if (c === undefined) throw new DemangleError('unexpected end');
+    if (c === undefined) throw FAIL;
     this.i++;
     return c;
   }
@@ -216,7 +224,7 @@ class Parser {
     return false;
   }
   private expect(text: string): void {
-    if (!this.eat(text)) throw new DemangleError(`expected ${text} at ${this.i}`);
+    if (!this.eat(text)) throw FAIL;
   }
   get atEnd(): boolean {
     return this.i >= this.s.length;
@@ -229,7 +237,7 @@ class Parser {
     const negative = this.eat('n');
     const start = this.i;
     while (this.peek() >= '0' && this.peek() <= '9') this.i++;
-    if (start === this.i) throw new DemangleError(`number expected at ${start}`);
+    if (start === this.i) throw FAIL;
     const value = Number(this.s.slice(start, this.i));
     return negative ? -value : value;
   }
@@ -242,13 +250,13 @@ class Parser {
     const digits = this.s.slice(start, this.i);
     this.expect('_');
     const value = parseInt(digits, base);
-    if (Number.isNaN(value)) throw new DemangleError(`bad index ${digits}`);
+    if (Number.isNaN(value)) throw FAIL;
     return value + 1;
   }
 
   private sourceName(): string {
     const length = this.number();
-    if (length <= 0 || this.i + length > this.s.length) throw new DemangleError('bad name length');
+    if (length <= 0 || this.i + length > this.s.length) throw FAIL;
     const name = this.s.slice(this.i, this.i + length);
     this.i += length;
     // GCC mangles anonymous namespaces as _GLOBAL__N_<something>.
@@ -281,7 +289,7 @@ class Parser {
       const info = this.name();
       const end = this.atEnd || this.peek() === '.' || (inLocalName && this.peek() === 'E');
       if (end) {
-        if (info.quals) throw new DemangleError('qualifiers on a data name');
+        if (info.quals) throw FAIL;
         return info.node;
       }
       const ret = info.template && !info.noReturn ? this.type() : null;
@@ -298,7 +306,7 @@ class Parser {
       if (terminator === 'E' && this.peek() === 'E') break;
       params.push(this.type());
     }
-    if (params.length === 0) throw new DemangleError('missing parameter types');
+    if (params.length === 0) throw FAIL;
     return params.length === 1 && params[0] instanceof NameNode && params[0].name === 'void'
       ? []
       : params;
@@ -344,7 +352,7 @@ class Parser {
     if (this.eat('GTn'))
       return new SpecialNameNode('non-transaction clone for ', this.encoding(false));
     if (this.eat('GA')) return new SpecialNameNode('hidden alias for ', this.encoding(false));
-    throw new DemangleError(`unknown special name at ${this.i}`);
+    throw FAIL;
   }
 
   private callOffset(): void {
@@ -354,7 +362,7 @@ class Parser {
       this.number();
       this.expect('_');
       this.number();
-    } else throw new DemangleError('bad call offset');
+    } else throw FAIL;
     this.expect('_');
   }
 
@@ -401,7 +409,7 @@ class Parser {
     let noReturn = false;
     while (!this.eat('E')) {
       const c = this.peek();
-      if (c === '') throw new DemangleError('unterminated nested name');
+      if (c === '') throw FAIL;
       let added = true;
       // Template arguments keep the constructor/conversion nature of the name they follow.
       if (c !== 'I') noReturn = false;
@@ -414,13 +422,13 @@ class Parser {
         node = new NameNode('std');
         added = false;
       } else if (c === 'I') {
-        if (node === null) throw new DemangleError('template args without a name');
+        if (node === null) throw FAIL;
         const args = this.templateArgs();
         this.setScope(args);
         node = new TemplateNode(node, args);
         template = true;
       } else if (c === 'T') {
-        if (node !== null) throw new DemangleError('template parameter inside a prefix');
+        if (node !== null) throw FAIL;
         node = this.templateParam();
       } else if (c === 'D' && (this.peek(1) === 't' || this.peek(1) === 'T')) {
         node = this.type();
@@ -434,7 +442,7 @@ class Parser {
       }
       if (added && node && this.peek() !== 'E') this.subs.push(node);
     }
-    if (node === null) throw new DemangleError('empty nested name');
+    if (node === null) throw FAIL;
     return { node, template, noReturn, quals };
   }
 
@@ -500,7 +508,7 @@ class Parser {
   }
 
   private ctorDtor(prefix: Node | null): Node {
-    if (prefix === null) throw new DemangleError('constructor without a class');
+    if (prefix === null) throw FAIL;
     const base = baseName(prefix);
     if (this.eat('CI1') || this.eat('CI2')) {
       this.type();
@@ -508,7 +516,7 @@ class Parser {
     }
     const dtor = this.next() === 'D';
     const variant = this.next();
-    if (!/[0-5]/.test(variant)) throw new DemangleError('bad constructor variant');
+    if (!/[0-5]/.test(variant)) throw FAIL;
     return new CtorDtorNode(base, dtor);
   }
 
@@ -527,7 +535,7 @@ class Parser {
       this.expect('_');
       return new ClosureNode(params, index);
     }
-    throw new DemangleError(`unknown unnamed type at ${this.i}`);
+    throw FAIL;
   }
 
   private templateParamDecl(): void {
@@ -557,9 +565,7 @@ class Parser {
       return { node: new OperatorNameNode(' ' + this.sourceName()), conversion: false };
     }
     const op = OPERATORS[code];
-    if (!op || ['st', 'sz', 'at', 'az', 'nx', 'tw', 'dc', 'sc', 'cc', 'rc', 'dt'].includes(code)) {
-      throw new DemangleError(`unknown operator ${code}`);
-    }
+    if (!op || EXPRESSION_ONLY.has(code)) throw FAIL;
     this.i += 2;
     return { node: new OperatorNameNode(op.name), conversion: false };
   }
@@ -575,7 +581,7 @@ class Parser {
     }
     const index = this.seqId(36);
     const node = this.subs[index];
-    if (!node) throw new DemangleError(`substitution ${index} out of range`);
+    if (!node) throw FAIL;
     return node;
   }
 
@@ -718,7 +724,7 @@ class Parser {
           node = this.name().node;
           break;
         }
-        throw new DemangleError(`unknown type ${c} at ${this.i}`);
+        throw FAIL;
     }
     this.subs.push(node);
     return node;
@@ -773,7 +779,7 @@ class Parser {
         spec = ` throw(${types.join(', ')})`;
       }
       node = this.functionType(spec);
-    } else throw new DemangleError(`unknown D type at ${this.i}`);
+    } else throw FAIL;
     this.subs.push(node);
     return node;
   }
@@ -959,7 +965,7 @@ class Parser {
       return this.unresolvedName();
     }
     const op = OPERATORS[code];
-    if (!op) throw new DemangleError(`unknown expression ${code} at ${this.i}`);
+    if (!op) throw FAIL;
     this.i += 2;
     if (op.arity === 1) {
       const operand = this.expression();

@@ -5,7 +5,9 @@
  */
 import { decodePunycode } from './punycode.js';
 
+/** One preallocated error: failures only mean "not v0" and need no stack trace. */
 class V0Error extends Error {}
+const FAIL = new V0Error('not a valid Rust v0 symbol');
 
 const BASIC: Record<string, string> = {
   a: 'i8',
@@ -60,7 +62,7 @@ class V0Printer {
   }
   private next(): string {
     const c = this.s[this.i];
-    if (c === undefined) throw new V0Error('unexpected end');
+    if (c === undefined) throw FAIL;
     this.i++;
     return c;
   }
@@ -82,7 +84,7 @@ class V0Printer {
       if (c >= '0' && c <= '9') d = c.charCodeAt(0) - 48;
       else if (c >= 'a' && c <= 'z') d = c.charCodeAt(0) - 97 + 10;
       else if (c >= 'A' && c <= 'Z') d = c.charCodeAt(0) - 65 + 36;
-      else throw new V0Error(`bad base-62 digit ${c}`);
+      else throw FAIL;
       // Crate disambiguators are 64-bit hashes: they only need to parse, not to be exact.
       value = value * 62 + d;
     }
@@ -99,7 +101,7 @@ class V0Printer {
       return 0;
     }
     while (this.peek() >= '0' && this.peek() <= '9') this.i++;
-    if (start === this.i) throw new V0Error('decimal expected');
+    if (start === this.i) throw FAIL;
     return Number(this.s.slice(start, this.i));
   }
 
@@ -112,19 +114,19 @@ class V0Printer {
     const puny = this.eat('u');
     const length = this.decimal();
     this.eat('_');
-    if (this.i + length > this.s.length) throw new V0Error('identifier past the end');
+    if (this.i + length > this.s.length) throw FAIL;
     const raw = this.s.slice(this.i, this.i + length);
     this.i += length;
     if (!puny) return raw;
     const decoded = decodePunycode(raw);
-    if (decoded === null) throw new V0Error(`bad punycode ${raw}`);
+    if (decoded === null) throw FAIL;
     return decoded;
   }
 
   private backref<T>(fn: () => T): T {
     const start = this.i - 1;
     const target = this.base62();
-    if (target >= start) throw new V0Error('forward backref');
+    if (target >= start) throw FAIL;
     const saved = this.i;
     this.i = target;
     try {
@@ -135,7 +137,7 @@ class V0Printer {
   }
 
   private nested<T>(fn: () => T): T {
-    if (++this.depth > MAX_DEPTH) throw new V0Error('too deeply nested');
+    if (++this.depth > MAX_DEPTH) throw FAIL;
     try {
       return fn();
     } finally {
@@ -199,7 +201,7 @@ class V0Printer {
         this.backref(() => this.path(inValue));
         return;
       default:
-        throw new V0Error(`unknown path tag ${tag}`);
+        throw FAIL;
     }
   }
 
@@ -222,7 +224,7 @@ class V0Printer {
       return;
     }
     const depth = this.boundLifetimes - index;
-    if (depth < 0) throw new V0Error('lifetime index out of range');
+    if (depth < 0) throw FAIL;
     this.print(depth < 26 ? `'${String.fromCharCode(97 + depth)}` : `'_${depth}`);
   }
 
@@ -345,7 +347,7 @@ class V0Printer {
       this.dynTrait();
     }
     this.boundLifetimes -= bound;
-    if (!this.eat('L')) throw new V0Error('dyn bounds without a lifetime');
+    if (!this.eat('L')) throw FAIL;
     const index = this.base62();
     if (index !== 0) {
       this.print(' + ');
@@ -401,7 +403,7 @@ class V0Printer {
     }
     if (tag === 'b') {
       const hex = this.hexDigits();
-      if (hex !== '0' && hex !== '1' && hex !== '') throw new V0Error('bad bool constant');
+      if (hex !== '0' && hex !== '1' && hex !== '') throw FAIL;
       this.print(hex === '1' ? 'true' : 'false');
       return;
     }
@@ -410,14 +412,14 @@ class V0Printer {
       this.print(charLiteral(point));
       return;
     }
-    throw new V0Error(`unsupported constant type ${tag}`);
+    throw FAIL;
   }
 
   private hexDigits(): string {
     const start = this.i;
     while (/[0-9a-f]/.test(this.peek())) this.i++;
     const hex = this.s.slice(start, this.i).replace(/^0+(?=.)/, '');
-    if (!this.eat('_')) throw new V0Error('constant without terminator');
+    if (!this.eat('_')) throw FAIL;
     return hex;
   }
 }
