@@ -7,12 +7,17 @@ export interface OutputStream {
   isTTY?: boolean;
 }
 
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARNING'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** Everything a command touches outside itself, so tests can run commands in-process. */
 export interface CliIo {
   stdout: OutputStream;
   stderr: OutputStream;
   env: Env;
   cwd: string;
+  /** `-v/--verbose`: the least severe level written to stderr (default INFO). */
+  logLevel?: LogLevel;
 }
 
 /** A failure at run time (missing file, network, server refusal): exit code 1. */
@@ -52,10 +57,22 @@ export function apiKey(env: Env, variable: string | undefined, command: string):
   throw new UsageError(`no API key: set ${names.join(' or ')} in the environment`, command);
 }
 
-export function warn(io: CliIo, message: string): void {
-  io.stderr.write(`warning: ${message}\n`);
+const SEVERITY: Record<LogLevel | 'ERROR', number> = { DEBUG: 0, INFO: 1, WARNING: 2, ERROR: 3 };
+
+/** Logs go to stderr as `LEVEL: message`, so stdout stays the command's output. */
+export function log(io: CliIo, level: LogLevel | 'ERROR', message: string): void {
+  if (SEVERITY[level] < SEVERITY[io.logLevel ?? 'INFO']) return;
+  io.stderr.write(`${level}: ${message}\n`);
+}
+
+export function debug(io: CliIo, message: string): void {
+  log(io, 'DEBUG', message);
 }
 
 export function info(io: CliIo, message: string): void {
-  io.stderr.write(`${message}\n`);
+  log(io, 'INFO', message);
+}
+
+export function warn(io: CliIo, message: string): void {
+  log(io, 'WARNING', message);
 }

@@ -1,12 +1,16 @@
 /**
  * The CLI's view of the report engine (`@memtrail/report`): one place that maps CLI options onto
- * the engine's functions, so commands never depend on the engine's option names.
+ * the engine's options, so commands never depend on the engine's option names.
  */
-import * as engine from '@memtrail/report';
+import { generateReport, listMemoryRegions, type MemoryRegionListing } from '@memtrail/report';
 import type { MemoryReport } from '@memtrail/contracts';
 
 export interface ReportRequest {
   elfPath: string;
+  /** `file_path` in the report: the ELF as the user wrote it (relative stays relative). */
+  filePath: string;
+  /** Directory the build ran in: relative INCLUDEs resolve here first. */
+  cwd: string;
   linkerScripts: string[];
   /** `-L` directories searched for INCLUDEd scripts. */
   searchPaths: string[];
@@ -17,51 +21,29 @@ export interface ReportRequest {
   skipLineProgram: boolean;
 }
 
-export type RegionDefinition = engine.MemoryRegionListing;
+export type RegionDefinition = MemoryRegionListing;
 
-export class EngineUnavailable extends Error {
-  constructor(what: string) {
-    super(`this build of memtrail has no ${what} in @memtrail/report`);
-    this.name = 'EngineUnavailable';
-  }
+function defsyms(defines: Record<string, string>): string[] {
+  return Object.entries(defines).map(([name, value]) => `${name}=${value}`);
 }
 
-type AnyFunction = (...args: unknown[]) => unknown;
-
-function engineFunction(name: string): AnyFunction {
-  const fn = (engine as Record<string, unknown>)[name];
-  if (typeof fn !== 'function') throw new EngineUnavailable(`${name}()`);
-  return fn as AnyFunction;
-}
-
-/**
- * generateReport() takes its region mapping as a LayoutBuilder. The engine exports
- * buildMemoryLayout() with its own options, but not yet the builder that loads the linker scripts
- * and feeds it; until `@memtrail/report` exports `layoutBuilder`, reports cannot be generated.
- */
-function layoutBuilder(): engine.LayoutBuilder {
-  return engineFunction('layoutBuilder') as engine.LayoutBuilder;
-}
-
-export async function buildReport(
+export function buildReport(
   request: ReportRequest,
   onWarning: (message: string) => void,
-): Promise<MemoryReport> {
-  if (request.mapFile) engineFunction('applyMapFile');
-  const report = engine.generateReport({
+): MemoryReport {
+  return generateReport({
     elf: request.elfPath,
+    filePath: request.filePath,
+    cwd: request.cwd,
     linkerScripts: request.linkerScripts,
-    defs: Object.entries(request.defines).map(([name, value]) => `${name}=${value}`),
+    searchPaths: request.searchPaths,
+    defs: defsyms(request.defines),
     limits: request.limits ? [request.limits] : [],
+    mapFile: request.mapFile,
     skipSections: request.skipSections,
     skipLineProgram: request.skipLineProgram,
-    buildLayout: layoutBuilder(),
     onWarning,
   });
-  if (request.mapFile) {
-    return (await engineFunction('applyMapFile')(report, request.mapFile)) as MemoryReport;
-  }
-  return report;
 }
 
 /** MEMORY regions of the scripts in declaration order; `defines` fill names the scripts leave undefined. */
@@ -71,10 +53,5 @@ export function parseRegions(
   searchPaths: string[],
   cwd: string,
 ): RegionDefinition[] {
-  return engine.listMemoryRegions({
-    scripts,
-    defsyms: Object.entries(defines).map(([name, value]) => `${name}=${value}`),
-    searchPaths,
-    cwd,
-  });
+  return listMemoryRegions({ scripts, defsyms: defsyms(defines), searchPaths, cwd });
 }

@@ -1,5 +1,5 @@
 import { formatHelp, parseArgs, UsageError, type CommandSpec, type ParsedArgs } from './args.js';
-import { RuntimeError, VERSION, type CliIo } from './context.js';
+import { LOG_LEVELS, log, RuntimeError, VERSION, type CliIo, type LogLevel } from './context.js';
 import { onboardSpec, runOnboard } from './commands/onboard.js';
 import { regionsSpec, runRegions } from './commands/regions.js';
 import { runSummary, summarySpec } from './commands/summary.js';
@@ -22,11 +22,14 @@ function overview(): string {
   const lines = [
     `memtrail ${VERSION}: firmware memory footprint reports from ELF files and GNU linker scripts`,
     '',
-    'Usage: memtrail <command> [options]',
+    'Usage: memtrail [-v LEVEL] <command> [options]',
     '',
     'Commands:',
     ...COMMANDS.map(({ spec }) => `  ${spec.name.padEnd(10)} ${spec.summary}`),
     `  ${'help'.padEnd(10)} Show help for a command: memtrail help <command>`,
+    '',
+    `Global option (before the command): -v, --verbose LEVEL  log level: ${LOG_LEVELS.join(', ')} (default INFO).`,
+    'Logs go to stderr as "LEVEL: message"; reports and results go to stdout.',
     '',
     'Exit codes: 0 success, 1 failure (including exceeded budgets), 2 usage error.',
   ];
@@ -37,10 +40,36 @@ function find(name: string | undefined): Command | undefined {
   return COMMANDS.find((c) => c.spec.name === name);
 }
 
+/** A leading `-v LEVEL`, `--verbose LEVEL` or `--verbose=LEVEL`; the rest of argv after it. */
+function globalLogLevel(argv: readonly string[]): { level?: LogLevel; rest: readonly string[] } {
+  const [first, second] = argv;
+  let value: string | undefined;
+  let rest = argv;
+  if (first === '-v' || first === '--verbose') {
+    if (second === undefined)
+      throw new UsageError(`${first} needs a level (${LOG_LEVELS.join(', ')})`);
+    value = second;
+    rest = argv.slice(2);
+  } else if (first?.startsWith('--verbose=')) {
+    value = first.slice('--verbose='.length);
+    rest = argv.slice(1);
+  } else {
+    return { rest };
+  }
+  const level = LOG_LEVELS.find((l) => l === value.toUpperCase());
+  if (!level) {
+    throw new UsageError(`unknown log level '${value}' (choose ${LOG_LEVELS.join(', ')})`);
+  }
+  return { level, rest };
+}
+
 /** Runs one command line and returns the exit code; never calls process.exit. */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
-  const [first, ...rest] = argv;
+export async function main(argv: readonly string[], baseIo: CliIo): Promise<number> {
+  let io = baseIo;
   try {
+    const global = globalLogLevel(argv);
+    if (global.level) io = { ...baseIo, logLevel: global.level };
+    const [first, ...rest] = global.rest;
     if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
       const topic = first === 'help' ? rest[0] : undefined;
       if (topic === undefined) {
@@ -73,10 +102,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       return 2;
     }
     if (error instanceof RuntimeError) {
-      io.stderr.write(`error: ${error.message}\n`);
+      log(io, 'ERROR', error.message);
       return 1;
     }
-    io.stderr.write(`error: ${(error as Error).stack ?? String(error)}\n`);
+    log(io, 'ERROR', (error as Error).stack ?? String(error));
     return 1;
   }
 }

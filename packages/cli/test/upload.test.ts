@@ -304,7 +304,7 @@ describe('upload protocol against a recording server', () => {
       target_name: 'stm32',
       pr_number: '12',
     });
-    expect(result.stderr).toContain('warning: this upload overwrote existing data for stm32');
+    expect(result.stderr).toContain('WARNING: this upload overwrote existing data for stm32');
   });
 
   it('reports a refused connection after retrying', async () => {

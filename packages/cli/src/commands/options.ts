@@ -181,6 +181,8 @@ export function reportRequest(
   const mapFile = args.string('map-file');
   const request: ReportRequest = {
     elfPath: resolvePath(base, elf),
+    filePath: elf,
+    cwd: base,
     linkerScripts: scripts.map((s) => resolvePath(base, s)),
     searchPaths: args.list('library-path').map((d) => resolvePath(base, d)),
     defines: parseDefines(args.list('def'), args.command),

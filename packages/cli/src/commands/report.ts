@@ -1,6 +1,15 @@
 import type { MemoryReport } from '@memtrail/contracts';
 import { UsageError, type CommandSpec, type ParsedArgs } from '../args.js';
-import { apiKey, apiUrl, info, RuntimeError, userAgent, warn, type CliIo } from '../context.js';
+import {
+  apiKey,
+  apiUrl,
+  debug,
+  info,
+  RuntimeError,
+  userAgent,
+  warn,
+  type CliIo,
+} from '../context.js';
 import { detectGit } from '../git/metadata.js';
 import { renderReportText } from '../render/report-text.js';
 import { buildEnvelope, failedBuildReport, identicalReport } from '../upload/envelope.js';
@@ -112,6 +121,9 @@ export async function runReport(args: ParsedArgs, io: CliIo): Promise<number> {
     throw error;
   }
 
+  debug(io, `server message: ${String(response.message ?? '')}`);
+  debug(io, `comparison URL: ${response.data?.comparison_url ?? '(none)'}`);
+  debug(io, `changes summary: ${JSON.stringify(response.data?.changes_summary ?? {})}`);
   if (rawOutput) {
     io.stdout.write(`${JSON.stringify(rawResponse(response, target, git.pr_number), null, 2)}\n`);
   }

@@ -25,6 +25,8 @@ export interface GenerateReportOptions {
   skipLineProgram?: boolean;
   /** Directory that relative script paths and INCLUDEs resolve against (default: process.cwd()). */
   cwd?: string;
+  /** `-L` directories searched for INCLUDEd scripts after `cwd`, as ld does. */
+  searchPaths?: string[];
   /** Receives warnings (unknown skip-section names, default regions, linker-script notes). */
   onWarning?: (message: string) => void;
 }
@@ -57,6 +59,7 @@ function scriptRegions(
   const model = loadLinkerScripts({
     inputs: linkerInputs(scripts, defs),
     cwd: options.cwd,
+    searchPaths: options.searchPaths,
     addressBits: elf.is64 ? 64 : 32,
   });
   for (const w of model.warnings)
