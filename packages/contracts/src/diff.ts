@@ -9,7 +9,9 @@
  * minus the old size if the old side does. Padding is everything the section holds that no
  * symbol accounts for (alignment, fill, anonymous data, load-image copies); it is negative when
  * symbols overlap (aliases). Region used_change equals the sum of its sections' deltas whenever
- * each report's region used_size is the sum of its sections, which reports always satisfy.
+ * each report's region used_size is the sum of its sections: true of MemBrowse reports and of
+ * ours except for parent regions (those listing `children`), whose used_size adds up their
+ * children's.
  */
 
 export type DiffStatus = 'added' | 'removed' | 'modified' | 'unchanged';

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import type { MemoryReport, ReportDiff, ReportSymbol, SectionDelta } from '@memtrail/contracts';
+import { stripCloneSuffixes } from '../src/demangle/index.js';
 import { diffReports, toChangesSummary, toUploadChanges } from '../src/diff/index.js';
 
 const FLASH = 0x0800_0000;
@@ -387,5 +388,25 @@ describe('upload response changes', () => {
       'RAM/.bss',
       'RAM/.data',
     ]);
+  });
+});
+
+describe('clone suffixes', () => {
+  it('strips every GCC and LLVM clone form, and nothing else', () => {
+    const cases: Array<[string, string]> = [
+      ['scale.constprop.0', 'scale'],
+      ['walk.part.0.constprop.0', 'walk'],
+      ['foo.isra.0.cold', 'foo'],
+      ['bar.lto_priv.3', 'bar'],
+      ['baz.llvm.8812', 'baz'],
+      ['scale(int, int) [clone .constprop.0]', 'scale(int, int)'],
+      ['foo(int) [clone .isra.0] [clone .cold]', 'foo(int)'],
+      ['counter [clone .lto_priv.0]', 'counter'],
+      ['.str.1', '.str.1'],
+      ['__func__.0', '__func__.0'],
+      ['version.major', 'version.major'],
+      ['operator[](int)', 'operator[](int)'],
+    ];
+    expect(cases.map(([name]) => [name, stripCloneSuffixes(name)])).toEqual(cases);
   });
 });
