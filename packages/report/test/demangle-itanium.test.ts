@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
@@ -11,7 +12,10 @@ const work = mkdtempSync(join(tmpdir(), 'memtrail-demangle-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function cxxfilt(names: string[]): string[] {
-  const out = execFileSync('arm-none-eabi-c++filt', { input: names.join('\n') + '\n' }).toString();
+  const out = execFileSync('arm-none-eabi-c++filt', {
+    input: names.join('\n') + '\n',
+    maxBuffer: 64 * 1024 * 1024,
+  }).toString();
   return out.split('\n').slice(0, names.length);
 }
 
@@ -53,6 +57,15 @@ describe('Itanium demangler against c++filt', () => {
   it('matches every symbol of a C++20 file with rarer grammar', () => {
     const names = compiledNames('exotic.cpp', ['-std=gnu++20', '-O1']);
     expect(names.length).toBeGreaterThan(90);
+    expectSameAsCxxfilt(names);
+  });
+
+  it('matches every symbol of a libstdc++-heavy file (containers, variant, regex, tuple)', () => {
+    const names = gunzipSync(readFileSync(join(fixtures, 'stdlib-names.txt.gz')))
+      .toString()
+      .split('\n')
+      .filter((name) => name.startsWith('_Z'));
+    expect(names.length).toBeGreaterThan(3500);
     expectSameAsCxxfilt(names);
   });
 

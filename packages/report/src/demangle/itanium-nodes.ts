@@ -20,9 +20,9 @@ export class Out {
     return this.lastChar;
   }
   /** Drops what was printed after `length` (an empty pack's separator). */
-  truncate(length: number): void {
+  truncate(length: number, lastChar: string): void {
     this.s = this.s.slice(0, length);
-    this.lastChar = length === 0 ? '' : this.s[length - 1]!;
+    this.lastChar = lastChar;
   }
 }
 
@@ -99,7 +99,8 @@ export function printList(o: Out, items: readonly Node[]): void {
     const mark = o.s.length;
     item.print(o);
     // An empty pack prints nothing and must not leave a dangling separator.
-    if (o.s.length === mark) o.truncate(before);
+    // c++filt forgets the separator's last character too, so `<a<b>, >` ends in `>>`.
+    if (o.s.length === mark) o.truncate(before, ' ');
     else first = false;
   }
 }
@@ -161,7 +162,7 @@ export class TemplateParamNode extends Node {
     this.busy = true;
   }
   override resolve(): Node {
-    const arg = this.scope.args?.[this.index];
+    const arg = this.autoParam ? undefined : this.scope.args?.[this.index];
     if (!arg) return this;
     this.enter();
     try {
@@ -339,10 +340,20 @@ export class QualifiedTypeNode extends Node {
   override get declarator(): 'function' | 'array' | null {
     return this.child.declarator;
   }
+  /** `K T_` with `T_ = int const` prints one `const`, as c++filt does. */
+  private ownQuals(): string {
+    const inner = this.child.resolve();
+    if (!(inner instanceof QualifiedTypeNode)) return this.quals;
+    return this.quals
+      .split(' ')
+      .filter((q) => q !== '' && !inner.quals.split(' ').includes(q))
+      .map((q) => ` ${q}`)
+      .join('');
+  }
   left(o: Out): void {
     this.child.left(o);
     // Qualifiers of a function type belong after its parameter list, before a ref-qualifier.
-    if (this.child.declarator !== 'function') o.push(this.quals);
+    if (this.child.declarator !== 'function') o.push(this.ownQuals());
   }
   override right(o: Out): void {
     const fn = this.child.resolve();

@@ -510,9 +510,11 @@ class Parser {
   private ctorDtor(prefix: Node | null): Node {
     if (prefix === null) throw FAIL;
     const base = baseName(prefix);
-    if (this.eat('CI1') || this.eat('CI2')) {
-      this.type();
-      return new CtorDtorNode(base, false);
+    // Inheriting constructors (`CI1 <base>`) are named after the class they inherit from.
+    if (this.peek() === 'C' && this.peek(1) === 'I') {
+      this.i += 2;
+      if (!/[1-5]/.test(this.next())) throw FAIL;
+      return new CtorDtorNode(baseName(this.type()), false);
     }
     const dtor = this.next() === 'D';
     const variant = this.next();
@@ -896,6 +898,10 @@ class Parser {
     if (code === 'sr') {
       this.i += 2;
       return this.unresolvedName();
+    }
+    if (code === 'sp') {
+      this.i += 2;
+      return new PackExpansionNode(this.expression());
     }
     if (code === 'sZ') {
       this.i += 2;
