@@ -1,5 +1,6 @@
 import { formatHelp, parseArgs, UsageError, type CommandSpec, type ParsedArgs } from './args.js';
 import { LOG_LEVELS, log, RuntimeError, VERSION, type CliIo, type LogLevel } from './context.js';
+import { diffSpec, runDiff } from './commands/diff.js';
 import { onboardSpec, runOnboard } from './commands/onboard.js';
 import { regionsSpec, runRegions } from './commands/regions.js';
 import { runSummary, summarySpec } from './commands/summary.js';
@@ -16,6 +17,7 @@ const COMMANDS: Command[] = [
   { spec: onboardSpec, run: runOnboard },
   { spec: regionsSpec, run: runRegions },
   { spec: summarySpec, run: runSummary },
+  { spec: diffSpec, run: runDiff },
 ];
 
 function overview(): string {
