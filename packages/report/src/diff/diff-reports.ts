@@ -37,11 +37,11 @@ export function diffReports(
     const oldSide =
       pair.old === null
         ? null
-        : side(oldReport.symbols[pair.old]!, oldPlaced.symbolSection[pair.old]!);
+        : side(oldReport.symbols[pair.old]!, oldPlaced.symbolSection[pair.old] ?? null);
     const newSide =
       pair.new === null
         ? null
-        : side(newReport.symbols[pair.new]!, newPlaced.symbolSection[pair.new]!);
+        : side(newReport.symbols[pair.new]!, newPlaced.symbolSection[pair.new] ?? null);
     const delta = (newSide?.size ?? 0) - (oldSide?.size ?? 0);
     if (pair.old !== null && oldPlaced.symbolSection[pair.old] === null)
       totals.unplaced_symbols_delta -= oldSide!.size;
@@ -62,7 +62,10 @@ export function diffReports(
       delta,
     });
   }
-  symbols.sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta) || a.name.localeCompare(b.name));
+  symbols.sort(
+    (a, b) =>
+      Math.abs(b.delta) - Math.abs(a.delta) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
 
   return {
     regions: diffRegions(oldReport, newReport),
