@@ -410,3 +410,30 @@ describe('clone suffixes', () => {
     expect(cases.map(([name]) => [name, stripCloneSuffixes(name)])).toEqual(cases);
   });
 });
+
+describe('reports from older CLIs', () => {
+  it('diffs reports whose symbols lack optional fields', () => {
+    const a = report([sym('main', 40), sym('buf', 64, { section: '.bss', type: 'OBJECT' })]);
+    const b = report([sym('main', 44), sym('buf', 64, { section: '.bss', type: 'OBJECT' })]);
+    for (const r of [a, b]) {
+      for (const s of r.symbols) delete (s as Partial<ReportSymbol>).source_file;
+    }
+    const diff = diffReports(a, b, { includeUnchanged: true });
+    expect(diff.symbols.map((s) => [s.name, s.status, s.match_level, s.delta])).toEqual([
+      ['main', 'modified', 1, 4],
+      ['buf', 'unchanged', 1, 0],
+    ]);
+    expectReconciled(a, b, diff);
+  });
+
+  it('treats an empty (identical-upload) report as having nothing', () => {
+    const empty = { ...report([]), symbols: [], memory_layout: {} } as MemoryReport;
+    const full = report([sym('main', 40)]);
+    const diff = diffReports(empty, full);
+    expect(diff.symbols.map((s) => [s.name, s.status])).toEqual([['main', 'added']]);
+    expect(diff.regions.map((r) => [r.name, r.status])).toEqual([
+      ['FLASH', 'added'],
+      ['RAM', 'added'],
+    ]);
+  });
+});

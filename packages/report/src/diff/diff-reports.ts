@@ -33,15 +33,18 @@ export function diffReports(
     unplaced_symbols_delta: 0,
   };
 
-  for (const pair of matchSymbols(oldReport.symbols, newReport.symbols)) {
+  // Uploads from older CLIs may omit fields (compat spec §2.7): missing lists count as empty.
+  const oldSymbols = oldReport.symbols ?? [];
+  const newSymbols = newReport.symbols ?? [];
+  for (const pair of matchSymbols(oldSymbols, newSymbols)) {
     const oldSide =
       pair.old === null
         ? null
-        : side(oldReport.symbols[pair.old]!, oldPlaced.symbolSection[pair.old] ?? null);
+        : side(oldSymbols[pair.old]!, oldPlaced.symbolSection[pair.old] ?? null);
     const newSide =
       pair.new === null
         ? null
-        : side(newReport.symbols[pair.new]!, newPlaced.symbolSection[pair.new] ?? null);
+        : side(newSymbols[pair.new]!, newPlaced.symbolSection[pair.new] ?? null);
     const delta = (newSide?.size ?? 0) - (oldSide?.size ?? 0);
     if (pair.old !== null && oldPlaced.symbolSection[pair.old] === null)
       totals.unplaced_symbols_delta -= oldSide!.size;
@@ -50,8 +53,8 @@ export function diffReports(
     const status = symbolStatus(oldSide, newSide);
     if (status === 'unchanged' && !options.includeUnchanged) continue;
     if (status !== 'unchanged') totals[`symbols_${status}`]++;
-    const oldName = pair.old === null ? undefined : oldReport.symbols[pair.old]!.name;
-    const name = pair.new === null ? oldName! : newReport.symbols[pair.new]!.name;
+    const oldName = pair.old === null ? undefined : oldSymbols[pair.old]!.name;
+    const name = pair.new === null ? oldName! : newSymbols[pair.new]!.name;
     symbols.push({
       name,
       ...(oldName !== undefined && oldName !== name ? { old_name: oldName } : {}),
@@ -78,11 +81,11 @@ export function diffReports(
 function side(sym: ReportSymbol, placed: PlacedSection | null): SymbolSide {
   return {
     address: sym.address,
-    size: sym.size,
-    section: sym.section,
+    size: sym.size ?? 0,
+    section: sym.section ?? '',
     region: placed?.region ?? '',
     source_file: sym.source_file ?? '',
-    type: sym.type,
+    type: sym.type ?? '',
     archive: sym.archive ?? '',
     object_file: sym.object_file ?? '',
   };
@@ -101,12 +104,12 @@ function symbolStatus(oldSide: SymbolSide | null, newSide: SymbolSide | null): S
 }
 
 function diffRegions(oldReport: MemoryReport, newReport: MemoryReport): RegionDelta[] {
-  const names = [
-    ...new Set([...Object.keys(newReport.memory_layout), ...Object.keys(oldReport.memory_layout)]),
-  ];
+  const oldLayout = oldReport.memory_layout ?? {};
+  const newLayout = newReport.memory_layout ?? {};
+  const names = [...new Set([...Object.keys(newLayout), ...Object.keys(oldLayout)])];
   return names.map((name) => {
-    const o = oldReport.memory_layout[name];
-    const n = newReport.memory_layout[name];
+    const o = oldLayout[name];
+    const n = newLayout[name];
     const pick = (r: typeof o) =>
       r
         ? {

@@ -71,11 +71,12 @@ export function matchSymbols(
 }
 
 function sameOrigin(a: ReportSymbol, b: ReportSymbol): boolean {
-  return a.source_file === b.source_file && a.section === b.section;
+  return (a.source_file ?? '') === (b.source_file ?? '') && (a.section ?? '') === (b.section ?? '');
 }
 
 function originKey(s: ReportSymbol): string {
-  return `${s.source_file}\u0000${s.section}`;
+  // Older CLIs may omit fields; missing and empty compare equal.
+  return `${s.source_file ?? ''}\u0000${s.section ?? ''}`;
 }
 
 function bucketize(

@@ -25,9 +25,11 @@ export interface Placement {
 export function placeReport(report: MemoryReport): Placement {
   const sections = new Map<string, PlacedSection>();
   const byName = new Map<string, PlacedSection[]>();
-  for (const [region, info] of Object.entries(report.memory_layout)) {
+  for (const [region, info] of Object.entries(report.memory_layout ?? {})) {
     const seen = new Map<string, number>();
-    for (const s of info.sections) {
+    // Same-named instances in one region (a load copy next to its run copy) in address order.
+    const ordered = [...(info.sections ?? [])].sort((a, b) => a.address - b.address);
+    for (const s of ordered) {
       const n = seen.get(s.name) ?? 0;
       seen.set(s.name, n + 1);
       const key = n === 0 ? `${region}\u0000${s.name}` : `${region}\u0000${s.name}\u0000${n}`;
@@ -46,9 +48,11 @@ export function placeReport(report: MemoryReport): Placement {
       byName.set(s.name, list);
     }
   }
-  const symbolSection = report.symbols.map((sym) => findSection(byName.get(sym.section), sym));
+  const symbolSection = (report.symbols ?? []).map((sym) =>
+    findSection(byName.get(sym.section ?? ''), sym),
+  );
   for (const [index, placed] of symbolSection.entries()) {
-    if (placed) placed.symbolBytes += report.symbols[index]!.size;
+    if (placed) placed.symbolBytes += report.symbols[index]!.size ?? 0;
   }
   for (const list of byName.values()) {
     if (list.length < 2) continue;
