@@ -29,6 +29,11 @@ export class WorkerConfig extends CommonConfig {
   @Min(1000)
   WORKER_LOCK_MS: number = 30_000;
 
+  /** How long the worker pauses when ClickHouse or Postgres is unreachable. */
+  @IsInt()
+  @Min(100)
+  WORKER_OUTAGE_PAUSE_MS: number = 5000;
+
   /** How often the sweeper looks for reports whose job was lost; 0 turns it off. */
   @IsInt()
   @Min(0)

@@ -11,6 +11,7 @@ import { PrismaClient } from '@memtrail/db';
 import { createRedisConnection, QueueNames, type IngestReportJob } from '@memtrail/queue';
 import { WorkerConfig } from '../config.js';
 import { IngestReportService } from './ingest-report.service.js';
+import { isStoreUnreachable } from './outage.js';
 
 /**
  * Runs a BullMQ worker on the `reports` queue for the life of the process. A job that throws
@@ -34,7 +35,7 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
     this.connection = createRedisConnection(this.config.REDIS_URL);
     this.worker = new Worker<IngestReportJob>(
       QueueNames.reports,
-      (job: Job<IngestReportJob>) => this.ingest.ingest(job.data),
+      (job: Job<IngestReportJob>) => this.process(job),
       {
         connection: this.connection,
         prefix: this.config.QUEUE_PREFIX,
@@ -56,6 +57,24 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
     this.logger.log(
       `consuming queue "${QueueNames.reports}" with concurrency ${this.config.WORKER_CONCURRENCY}`,
     );
+  }
+
+  /**
+   * While ClickHouse or Postgres is unreachable the whole worker pauses and the job goes back to
+   * the queue without using up an attempt: an outage must not turn reports into failures.
+   */
+  private async process(job: Job<IngestReportJob>) {
+    try {
+      return await this.ingest.ingest(job.data);
+    } catch (error) {
+      if (!isStoreUnreachable(error) || !this.worker) throw error;
+      this.logger.warn(
+        `report ${job.data.reportId}: a store is unreachable (${(error as Error).message}); ` +
+          `pausing ${this.config.WORKER_OUTAGE_PAUSE_MS} ms`,
+      );
+      await this.worker.rateLimit(this.config.WORKER_OUTAGE_PAUSE_MS);
+      throw Worker.RateLimitError();
+    }
   }
 
   private async onFailed(job: Job<IngestReportJob>, error: Error): Promise<void> {

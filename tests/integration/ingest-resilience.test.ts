@@ -1,0 +1,283 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { Redis } from 'ioredis';
+import { loadConfig } from '@memtrail/config';
+import { createClickHouse, migrate, type ClickHouseClient } from '@memtrail/clickhouse';
+import type { MemoryReport, ReportSymbol } from '@memtrail/contracts';
+import { createPrismaClient, type PrismaClient } from '@memtrail/db';
+import {
+  createRedisConnection,
+  createReportsQueue,
+  enqueueReport,
+  type ReportsQueue,
+} from '@memtrail/queue';
+import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
+import { AppModule } from '../../services/ingest-worker/src/app.module.js';
+import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
+
+// These tests kill and restart real processes, so they run the built entry points
+// (`npm test` builds first; alone, run `npm run build` once).
+const root = new URL('../../', import.meta.url).pathname;
+const workerMain = join(root, 'services/ingest-worker/dist/main.js');
+const clickhouseMain = join(root, 'packages/clickhouse-local/dist/bin.js');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function run(main: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  if (!existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`);
+  const child = spawn(process.execPath, [main, ...args], {
+    env: { ...process.env, ...env },
+    stdio: 'ignore',
+  });
+  return child;
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode ? resolve() : child.once('exit', () => resolve()),
+  );
+
+function syntheticReport(symbolCount: number): MemoryReport {
+  const symbols: ReportSymbol[] = Array.from({ length: symbolCount }, (_, i) => ({
+    name: `fn_${i}`,
+    address: 0x0800_0000 + i * 16,
+    size: 16,
+    type: 'FUNC',
+    binding: 'GLOBAL',
+    section: '.text',
+    source_file: `src/module_${i % 200}/file_${i % 37}.c`,
+    source_line: i % 1000,
+    visibility: 'DEFAULT',
+    archive: '',
+    object_file: `file_${i % 37}.o`,
+  }));
+  return {
+    file_path: 'fw.elf',
+    architecture: 'ARM',
+    toolchain: 'gcc-12.2.1',
+    entry_point: 0x0800_0000,
+    file_type: 'ET_EXEC',
+    machine: 'EM_ARM',
+    symbols,
+    program_headers: [],
+    memory_layout: {
+      FLASH: {
+        address: 0x0800_0000,
+        limit_size: 8 * 1024 * 1024,
+        type: 'FLASH',
+        used_size: symbolCount * 16,
+        free_size: 8 * 1024 * 1024 - symbolCount * 16,
+        utilization_percent: 0,
+        sections: [
+          {
+            name: '.text',
+            address: 0x0800_0000,
+            size: symbolCount * 16,
+            type: 'code',
+            end_address: 0x0800_0000 + symbolCount * 16,
+          },
+        ],
+      },
+    },
+  };
+}
+
+describe('ingestion survives crashes and outages', () => {
+  let stores: IsolatedStores;
+  let prisma: PrismaClient;
+  let queue: ReportsQueue;
+  let redis: Redis;
+  let targetId: string;
+  let projectId: string;
+  let commitCounter = 0;
+  const children: ChildProcess[] = [];
+
+  async function storeReport(report: MemoryReport): Promise<string> {
+    const sha = (++commitCounter).toString(16).padStart(40, '0');
+    const commit = await prisma.commit.create({ data: { projectId, sha } });
+    const row = await prisma.report.create({
+      data: {
+        targetId,
+        commitId: commit.id,
+        kind: 'full',
+        payload: gzipSync(
+          JSON.stringify({ metadata: {}, memory_analysis: report }),
+        ) as Uint8Array<ArrayBuffer>,
+        payloadSha256: 'test',
+      },
+    });
+    return row.id;
+  }
+
+  async function symbolStats(clickhouse: ClickHouseClient, reportId: string) {
+    const result = await clickhouse.query({
+      query:
+        'SELECT count() AS rows, uniqExact(symbol_index) AS distinct FROM symbols_v1 WHERE report_id = {id:String}',
+      query_params: { id: reportId },
+      format: 'JSONEachRow',
+    });
+    const [row] = await result.json<{ rows: number | string; distinct: number | string }>();
+    return { rows: Number(row!.rows), distinct: Number(row!.distinct) };
+  }
+
+  const status = async (id: string) =>
+    (await prisma.report.findUniqueOrThrow({ where: { id } })).status;
+
+  beforeAll(async () => {
+    stores = await createIsolatedStores();
+    prisma = createPrismaClient(stores.databaseUrl);
+    const owner = await prisma.user.create({ data: { email: 'owner@example.com' } });
+    projectId = (await prisma.project.create({ data: { name: 'Resilience', ownerId: owner.id } }))
+      .id;
+    targetId = (await prisma.target.create({ data: { projectId, name: 'stm32' } })).id;
+    redis = createRedisConnection(stores.redisUrl);
+    queue = createReportsQueue({ connection: redis, prefix: stores.queuePrefix });
+  });
+
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await Promise.all(children.map(exited));
+    await queue?.close();
+    redis?.disconnect();
+    await prisma?.$disconnect();
+    await stores?.cleanup();
+  });
+
+  it('a worker killed in the middle of a large report: the job runs again and every row is stored once', async () => {
+    const clickhouse = createClickHouse({
+      url: stores.clickhouseUrl,
+      database: stores.clickhouseDatabase,
+    });
+    const env = {
+      DATABASE_URL: stores.databaseUrl,
+      REDIS_URL: stores.redisUrl,
+      QUEUE_PREFIX: stores.queuePrefix,
+      CLICKHOUSE_URL: stores.clickhouseUrl,
+      CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
+      WORKER_LOCK_MS: '2000',
+      SWEEP_INTERVAL_MS: '0',
+      LOG_LEVEL: 'error',
+    };
+    const symbolCount = 120_000;
+    const reportId = await storeReport(syntheticReport(symbolCount));
+    const first = run(workerMain, [], env);
+    children.push(first);
+    let second: ChildProcess | undefined;
+    try {
+      await enqueueReport(queue, { reportId, version: 1 });
+      // Kill it once some, but not all, symbol chunks are in ClickHouse.
+      const partial = await eventually(
+        () => symbolStats(clickhouse, reportId),
+        (s) => s.rows > 0,
+        { timeoutMs: 60_000, intervalMs: 10 },
+      );
+      first.kill('SIGKILL');
+      await exited(first);
+      expect(partial.rows).toBeLessThan(symbolCount);
+      expect(await status(reportId)).toBe('pending');
+
+      second = run(workerMain, [], env);
+      children.push(second);
+      await eventually(
+        () => status(reportId),
+        (s) => s === 'ingested',
+        {
+          timeoutMs: 60_000,
+          intervalMs: 200,
+        },
+      );
+      expect(await symbolStats(clickhouse, reportId)).toEqual({
+        rows: symbolCount,
+        distinct: symbolCount,
+      });
+    } finally {
+      first.kill('SIGKILL');
+      second?.kill('SIGTERM');
+      await Promise.all([exited(first), second ? exited(second) : undefined]);
+      await clickhouse.close();
+    }
+  }, 150_000);
+
+  it('ClickHouse down: reports wait without using up attempts, and ingest once it is back', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'memtrail-ch-outage-'));
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const startClickHouse = async () => {
+      const child = run(clickhouseMain, ['--data-dir', dataDir, '--port', String(port)], {});
+      children.push(child);
+      await eventually(
+        () =>
+          fetch(`${url}/ping`)
+            .then((r) => r.ok)
+            .catch(() => false),
+        (ok) => ok,
+        { timeoutMs: 30_000 },
+      );
+      return child;
+    };
+    let server = await startClickHouse();
+    await migrate({ url, database: 'outage' });
+    const config = loadConfig(WorkerConfig, {
+      DATABASE_URL: stores.databaseUrl,
+      REDIS_URL: stores.redisUrl,
+      QUEUE_PREFIX: stores.queuePrefix,
+      CLICKHOUSE_URL: url,
+      CLICKHOUSE_DATABASE: 'outage',
+      WORKER_OUTAGE_PAUSE_MS: '300',
+      SWEEP_INTERVAL_MS: '0',
+    });
+    const worker: INestApplicationContext = await NestFactory.createApplicationContext(
+      AppModule.register(config),
+      { logger: process.env.TEST_CHILD_LOGS ? ['warn', 'error'] : false },
+    );
+    await worker.init();
+    try {
+      server.kill('SIGKILL');
+      await exited(server);
+      const ids = [
+        await storeReport(syntheticReport(100)),
+        await storeReport(syntheticReport(200)),
+      ];
+      for (const reportId of ids) await enqueueReport(queue, { reportId, version: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      for (const id of ids) expect(await status(id)).toBe('pending');
+      const attempts = await Promise.all(
+        ids.map(async (id) => (await queue.getJob(`report-${id}-v1`))!.attemptsMade),
+      );
+      expect(attempts).toEqual([0, 0]);
+
+      server = await startClickHouse();
+      for (const id of ids)
+        await eventually(
+          () => status(id),
+          (s) => s === 'ingested',
+          { timeoutMs: 30_000 },
+        );
+      const clickhouse = createClickHouse({ url, database: 'outage' });
+      expect(await symbolStats(clickhouse, ids[0]!)).toEqual({ rows: 100, distinct: 100 });
+      expect(await symbolStats(clickhouse, ids[1]!)).toEqual({ rows: 200, distinct: 200 });
+      await clickhouse.close();
+    } finally {
+      await worker.close();
+      server.kill('SIGTERM');
+      await exited(server);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
