@@ -203,6 +203,19 @@ describe('memtrail report on a compiled firmware', () => {
     expect(junk.code).toBe(1);
     expect(junk.stderr).toContain('junk.json is not a memory report');
     expect((await run(['diff', 'old.json'], dir.path)).code).toBe(2);
+
+    // A saved report renders like the ELF it came from, and uploads unchanged.
+    const fromJson = await run(['report', '--from-json', 'new.json'], dir.path);
+    expect(fromJson.code).toBe(0);
+    expect(fromJson.stdout).toBe((await run(['report', ...REPORT_ARGS], dir.path)).stdout);
+    expect((await run(['report', ELF, '--from-json', 'new.json'], dir.path)).code).toBe(2);
+    const uploaded = await run(
+      ['upload', '--from-json', 'new.json', '--target-name', 'fw', '--api-url', server.url],
+      dir.path,
+      cleanEnv({ MEMTRAIL_API_KEY: 'k' }),
+    );
+    expect(uploaded.code).toBe(0);
+    expect((server.requests.at(-1)!.json as UploadEnvelope).memory_analysis).toEqual(newReport);
   });
 });
 

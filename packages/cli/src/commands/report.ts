@@ -18,7 +18,15 @@ import { alertLines, budgetsOf, rawResponse, resultLine } from '../upload/result
 import { budgetLines } from '../upload/protocol.js';
 import { postUpload, UploadRejected } from '../upload/upload.js';
 import { generateReport } from './generate.js';
-import { ANALYSIS_OPTIONS, gitFlags, UPLOAD_OPTIONS } from './options.js';
+import { ANALYSIS_OPTIONS, gitFlags, resolvePath, UPLOAD_OPTIONS } from './options.js';
+import { readReportFile } from './report-file.js';
+
+const FROM_JSON = {
+  name: 'from-json',
+  kind: 'string',
+  valueName: 'FILE',
+  description: 'use a report written by `report --json` (or an upload envelope) instead of an ELF',
+} as const;
 
 const POSITIONALS = [
   { name: 'elf', description: 'the firmware ELF (not needed with --identical or --build-failed)' },
@@ -33,6 +41,7 @@ export const reportSpec: CommandSpec = {
   positionals: POSITIONALS,
   options: [
     ...ANALYSIS_OPTIONS,
+    FROM_JSON,
     {
       name: 'json',
       kind: 'boolean',
@@ -59,7 +68,7 @@ export const uploadSpec: CommandSpec = {
     'MEMTRAIL_API_KEY (or MEMBROWSE_API_KEY, or the variable named by --api-key-env).',
   usage: 'memtrail upload <elf> [linker-script…] --target-name NAME [options]',
   positionals: POSITIONALS,
-  options: [...ANALYSIS_OPTIONS, ...UPLOAD_OPTIONS],
+  options: [...ANALYSIS_OPTIONS, FROM_JSON, ...UPLOAD_OPTIONS],
 };
 
 export async function runReport(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -75,9 +84,20 @@ export async function runReport(args: ParsedArgs, io: CliIo): Promise<number> {
     );
   }
   const [elf, ...scripts] = args.positionals;
-  if (!upload) {
+  const fromJson = args.string('from-json');
+  if (fromJson !== undefined && (elf !== undefined || metadataOnly)) {
+    throw new UsageError(
+      '--from-json replaces the ELF and linker scripts, and excludes --identical and --build-failed',
+      args.command,
+    );
+  }
+  const analyse = (): Promise<MemoryReport> | MemoryReport => {
+    if (fromJson !== undefined) return readReportFile(resolvePath(io.cwd, fromJson), fromJson);
     if (!elf) throw new UsageError('missing the ELF file argument', args.command);
-    const report = await generateReport(args, io, io.cwd, elf, scripts);
+    return generateReport(args, io, io.cwd, elf, scripts);
+  };
+  if (!upload) {
+    const report = await analyse();
     io.stdout.write(
       args.flag('json')
         ? `${JSON.stringify(report, null, 2)}\n`
@@ -88,11 +108,10 @@ export async function runReport(args: ParsedArgs, io: CliIo): Promise<number> {
 
   const target = args.requireString('target-name', 'to upload');
   const key = apiKey(io.env, args.string('api-key-env'), args.command);
-  if (!elf && !metadataOnly) throw new UsageError('missing the ELF file argument', args.command);
   let report: MemoryReport;
   if (args.flag('identical')) report = identicalReport();
   else if (args.flag('build-failed')) report = failedBuildReport(elf ?? null);
-  else report = await generateReport(args, io, io.cwd, elf!, scripts);
+  else report = await analyse();
 
   const { git } = await detectGit({ cwd: io.cwd, env: io.env, ...gitFlags(args) });
   const envelope = buildEnvelope({
