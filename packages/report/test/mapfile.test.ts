@@ -7,6 +7,7 @@ import {
   MapAttribution,
   detectMapFormat,
   parseGnuLdMap,
+  parseIarMap,
   parseLldMap,
   parseMapFile,
   splitInputFile,
@@ -241,6 +242,80 @@ describe('LLD map files (committed fixture made by generate-lld.sh with a newer 
       [0x201000, 0x20100e, '', '/tmp/a.o'],
       [0x20100e, 0x201015, 'lib/libstd-1a2b.rlib', 'std-1a2b.std.o'],
     ]);
+  });
+});
+
+describe('IAR ILINK map files (optional format)', () => {
+  // Written from the format's description: placement rows `name kind address size object [N]`,
+  // with N naming a MODULE SUMMARY group.
+  const map = [
+    '###############################################################################',
+    '#   IAR ELF Linker V9.50.1.380/W64 for ARM',
+    '###############################################################################',
+    '',
+    '*******************************************************************************',
+    '*** PLACEMENT SUMMARY',
+    '***',
+    '',
+    '"A0":  place at address 0x0 { ro section .intvec };',
+    '"P1":  place in [from 0x0 to 0x7\'ffff] { ro };',
+    '',
+    '  Section            Kind         Address    Size  Object',
+    '  -------            ----         -------    ----  ------',
+    '"A0":                                       0x40',
+    '  .intvec            ro code          0x0    0x40  cstartup_M.o [4]',
+    '                                   - 0x40    0x40',
+    '',
+    '"P1":                                     0x1\'2345',
+    '  .text              ro code         0x40   0x1a0  main.o [1]',
+    "  .text              ro code      0x1\'01e0  0x1\'0000  xprintffull_nomb.o [2]",
+    '  .text.a_long_section_name_that_wraps',
+    "                     ro code     0x2'01e0    0x24  drivers.o [1]",
+    "  .rodata            const       0x2'0204   0x4   0x10  tables.o [1]",
+    "  .iar.init_table    const       0x2'0214    0x14  - Linker created -",
+    '',
+    '"P2", part 1 of 2:                          0x200',
+    "  .bss               zero     0x2000'0000   0x200  main.o [1]",
+    '',
+    '*******************************************************************************',
+    '*** MODULE SUMMARY',
+    '***',
+    '',
+    '    Module            ro code  ro data  rw data',
+    '    ------            -------  -------  -------',
+    'command line/config:',
+    'C:\\work\\fw\\Debug\\Obj: [1]',
+    '    main.o               416               512',
+    '',
+    'dl7M_tlf.a: [2]',
+    '    xprintffull_nomb.o  65 536',
+    '',
+    'm7M_tl.a: [3]',
+    '',
+    'rt7M_tl.a: [4]',
+    '    cstartup_M.o           64',
+    '',
+    '*******************************************************************************',
+    '*** ENTRY LIST',
+    '***',
+    '',
+    'main                     0x41    0x60  Code  Gb  main.o [1]',
+  ].join('\n');
+
+  it('is detected and attributes objects to archives through module groups', () => {
+    expect(detectMapFormat(map)).toBe('iar');
+    const rows = parseIarMap(map).map((r) => [r.section, r.start, r.end, r.archive, r.object]);
+    expect(rows).toEqual([
+      ['.intvec', 0, 0x40, 'rt7M_tl.a', 'cstartup_M.o'],
+      ['.text', 0x40, 0x1e0, '', 'main.o'],
+      ['.text', 0x101e0, 0x201e0, 'dl7M_tlf.a', 'xprintffull_nomb.o'],
+      ['.text.a_long_section_name_that_wraps', 0x201e0, 0x20204, '', 'drivers.o'],
+      ['.rodata', 0x20204, 0x20214, '', 'tables.o'],
+      ['.bss', 0x2000_0000, 0x2000_0200, '', 'main.o'],
+    ]);
+    // Address 0 is kept: the vector table of a part with flash at 0 is attributed.
+    expect(where(parseMapFile(map).attribute(0x10))).toBe('rt7M_tl.a|cstartup_M.o');
+    expect(where(parseMapFile(map).attribute(0x41))).toBe('|main.o');
   });
 });
 

@@ -13,7 +13,7 @@ export interface MapRange {
   object: string;
 }
 
-export type MapFormat = 'gnu' | 'lld';
+export type MapFormat = 'gnu' | 'lld' | 'iar';
 
 export interface MapParseOptions {
   /**
