@@ -268,7 +268,7 @@ describe('IAR ILINK map files (optional format)', () => {
     '',
     '"P1":                                     0x1\'2345',
     '  .text              ro code         0x40   0x1a0  main.o [1]',
-    "  .text              ro code      0x1\'01e0  0x1\'0000  xprintffull_nomb.o [2]",
+    "  .text              ro code      0x1'01e0  0x1'0000  xprintffull_nomb.o [2]",
     '  .text.a_long_section_name_that_wraps',
     "                     ro code     0x2'01e0    0x24  drivers.o [1]",
     "  .rodata            const       0x2'0204   0x4   0x10  tables.o [1]",
