@@ -7,3 +7,4 @@ export * from './upload.js';
 export * from './auth.js';
 export * from './projects.js';
 export * from './diff.js';
+export * from './budgets.js';

@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { BudgetsModule } from './budgets/budgets.module.js';
 import { GatewayConfig } from './config.js';
 import { HealthModule } from './health/health.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
@@ -23,6 +24,7 @@ export class AppModule {
         OAuthModule,
         ProjectsModule,
         UploadModule,
+        BudgetsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: EnvelopeExceptionFilter }],
     };

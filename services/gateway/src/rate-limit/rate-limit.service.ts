@@ -5,8 +5,11 @@ import { GatewayConfig } from '../config.js';
 
 /** 429; the envelope's `type` becomes TooManyRequestsError. */
 export class TooManyRequestsException extends HttpException {
-  constructor(readonly retryAfterS: number) {
-    super(AUTH_MESSAGES.tooManyRequests, HttpStatus.TOO_MANY_REQUESTS);
+  constructor(
+    readonly retryAfterS: number,
+    message: string = AUTH_MESSAGES.tooManyRequests,
+  ) {
+    super(message, HttpStatus.TOO_MANY_REQUESTS);
   }
 }
 
@@ -42,10 +45,19 @@ export class RateLimitService {
     ];
     let retryAfterMs = 0;
     for (const [subject, limit] of counters) {
-      const key = `${this.config.QUEUE_PREFIX}:ratelimit:${action}:${subject}`;
-      const [count, ttl] = (await this.redis.eval(HIT, 1, key, windowMs)) as [number, number];
-      if (count > limit) retryAfterMs = Math.max(retryAfterMs, ttl > 0 ? ttl : windowMs);
+      const wait = await this.consume(`${action}:${subject}`, limit, windowMs);
+      retryAfterMs = Math.max(retryAfterMs, wait);
     }
     if (retryAfterMs > 0) throw new TooManyRequestsException(Math.ceil(retryAfterMs / 1000));
+  }
+
+  /**
+   * Counts one hit on `subject` in the current window; returns 0 when within `limit`, else how
+   * many milliseconds remain until the window resets.
+   */
+  async consume(subject: string, limit: number, windowMs: number): Promise<number> {
+    const key = `${this.config.QUEUE_PREFIX}:ratelimit:${subject}`;
+    const [count, ttl] = (await this.redis.eval(HIT, 1, key, windowMs)) as [number, number];
+    return count > limit ? (ttl > 0 ? ttl : windowMs) : 0;
   }
 }

@@ -1,53 +1,45 @@
 import {
-  HttpException,
-  HttpStatus,
   Inject,
   Injectable,
+  Logger,
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Redis } from 'ioredis';
 import { apiKeyPrincipal } from '../api-keys/index.js';
 import { GatewayConfig } from '../config.js';
-
-/** Reported as type "TooManyRequestsError". */
-export class TooManyRequestsException extends HttpException {
-  constructor(message: string) {
-    super(message, HttpStatus.TOO_MANY_REQUESTS);
-  }
-}
+import { RateLimitService, TooManyRequestsException } from '../rate-limit/rate-limit.service.js';
 
 /**
  * Uploads per API key and minute, counted in Redis so every gateway replica shares the count.
  * Runs after ApiKeyGuard. When Redis is unreachable uploads are let through: they are stored in
- * Postgres, and refusing them would lose CI results for a cache outage.
+ * Postgres, and refusing them would lose CI results over a cache outage.
  */
 @Injectable()
 export class UploadRateLimitGuard implements CanActivate {
+  private readonly logger = new Logger(UploadRateLimitGuard.name);
+
   constructor(
-    @Inject(Redis) private readonly redis: Redis,
+    @Inject(RateLimitService) private readonly limits: RateLimitService,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const limit = this.config.UPLOAD_RATE_LIMIT_PER_MINUTE;
     if (limit === 0) return true;
-    const req = context.switchToHttp().getRequest<Request>();
-    const window = Math.floor(Date.now() / 60_000);
-    const key = `${this.config.QUEUE_PREFIX}:ratelimit:upload:${apiKeyPrincipal(req).apiKeyId}:${window}`;
-    let count: number;
+    const key = apiKeyPrincipal(context.switchToHttp().getRequest<Request>());
+    let waitMs: number;
     try {
-      [[, count]] = (await this.redis.multi().incr(key).expire(key, 120).exec()) as [
-        [null, number],
-      ];
-    } catch {
+      waitMs = await this.limits.consume(`upload:${key.apiKeyId}`, limit, 60_000);
+    } catch (error) {
+      this.logger.warn(`upload rate limit not checked, Redis failed: ${(error as Error).message}`);
       return true;
     }
-    if (count <= limit) return true;
-    const retryAfter = Math.max(1, Math.ceil(((window + 1) * 60_000 - Date.now()) / 1000));
+    if (waitMs === 0) return true;
+    const retryAfter = Math.ceil(waitMs / 1000);
     context.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(retryAfter));
     throw new TooManyRequestsException(
+      retryAfter,
       `Upload rate limit of ${limit} per minute exceeded for this API key; retry after ${retryAfter} s`,
     );
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
 import { reportsQueueProvider } from './reports-queue.provider.js';
 import { SummaryController } from './summary.controller.js';
 import { SummaryService } from './summary.service.js';
@@ -7,6 +8,7 @@ import { UploadController } from './upload.controller.js';
 import { UploadService } from './upload.service.js';
 
 @Module({
+  imports: [RateLimitModule],
   controllers: [UploadController, SummaryController],
   providers: [UploadService, SummaryService, UploadRateLimitGuard, reportsQueueProvider],
 })

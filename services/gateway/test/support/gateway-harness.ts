@@ -1,12 +1,10 @@
 import { createServer } from 'node:net';
-import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { loadConfig } from '@memtrail/config';
 import type { AuthResponse, AuthSession } from '@memtrail/contracts';
 import { createPrismaClient, type PrismaClient } from '@memtrail/db';
 import type { IsolatedStores } from '@memtrail/testing';
-import { AppModule } from '../../src/app.module.js';
+import { createGatewayApp } from '../../src/create-app.js';
 import { GatewayConfig } from '../../src/config.js';
 
 export async function freePort(): Promise<number> {
@@ -48,9 +46,7 @@ export async function startGateway(
     NODE_ENV: 'test',
     ...env,
   });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), {
-    logger: false,
-  });
+  const app = await createGatewayApp(config);
   await app.listen(listenPort, '127.0.0.1');
   const prisma = createPrismaClient(stores.databaseUrl);
   return {

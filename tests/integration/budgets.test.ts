@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import type { Budget, MemoryReport, ProjectWithApiKey, UploadEnvelope } from '@memtrail/contracts';
+import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
+import {
+  call,
+  signUpOnPrem,
+  startGateway,
+  type Gateway,
+} from '../../services/gateway/test/support/gateway-harness.js';
+
+const sample = JSON.parse(
+  readFileSync(new URL('../fixtures/membrowse-sample-report.json', import.meta.url), 'utf8'),
+) as MemoryReport;
+
+const upload = (sha: string, branch: string): UploadEnvelope => ({
+  metadata: {
+    git: { commit_hash: sha, branch_name: branch },
+    target_name: 'stm32',
+    identical: false,
+  },
+  memory_analysis: sample,
+});
+
+describe('budgets: managed by project members, evaluated on every upload', () => {
+  let stores: IsolatedStores;
+  let gw: Gateway;
+  let token: string;
+  let strangerToken: string;
+  let project: ProjectWithApiKey;
+  let base: string;
+
+  const post = (path: string, body: unknown, key: string) =>
+    call<Record<string, unknown>>(gw.url, 'POST', path, {
+      body,
+      headers: { authorization: `Bearer ${key}` },
+    });
+
+  beforeAll(async () => {
+    stores = await createIsolatedStores();
+    gw = await startGateway(stores, {
+      DEPLOYMENT_MODE: 'onprem',
+      UPLOAD_RATE_LIMIT_PER_MINUTE: '5',
+    });
+    token = (await signUpOnPrem(gw.url, 'owner@example.com')).access_token;
+    strangerToken = (await signUpOnPrem(gw.url, 'stranger@example.com')).access_token;
+    const created = await call<{ data: { project: ProjectWithApiKey } }>(
+      gw.url,
+      'POST',
+      '/api/projects',
+      {
+        token,
+        body: { name: 'Budgeted', description: '' },
+      },
+    );
+    project = created.body.data.project;
+    // The target exists once something was uploaded to it.
+    expect((await post('/upload', upload('a'.repeat(40), 'main'), project.api_key)).status).toBe(
+      200,
+    );
+    base = `/api/${project.id}/stm32/budgets`;
+  });
+
+  afterAll(async () => {
+    await gw?.close();
+    await stores?.cleanup();
+  });
+
+  it('creates, lists, updates and deletes budgets', async () => {
+    const created = await call<{ data: { budget: Budget } }>(gw.url, 'POST', base, {
+      token,
+      body: { name: 'Flash budget', limits: { FLASH: 400 } },
+    });
+    expect(created.status).toBe(201);
+    const budget = created.body.data.budget;
+    expect(budget).toMatchObject({
+      name: 'Flash budget',
+      branch_pattern: null,
+      limits: { FLASH: 400 },
+    });
+
+    const updated = await call<{ data: { budget: Budget } }>(
+      gw.url,
+      'PUT',
+      `${base}/${budget.id}`,
+      {
+        token,
+        body: {
+          name: 'Flash budget',
+          branch_pattern: 'release/*',
+          limits: { FLASH: 400, RAM: 1000 },
+        },
+      },
+    );
+    expect(updated.body.data.budget).toMatchObject({
+      branch_pattern: 'release/*',
+      limits: { FLASH: 400, RAM: 1000 },
+    });
+
+    const listed = await call<{ data: { budgets: Budget[] } }>(gw.url, 'GET', base, { token });
+    expect(listed.body.data.budgets.map((b) => b.name)).toEqual(['Flash budget']);
+
+    const duplicate = await call(gw.url, 'POST', base, {
+      token,
+      body: { name: 'Flash budget', limits: { RAM: 1 } },
+    });
+    expect(duplicate.status).toBe(409);
+
+    expect((await call(gw.url, 'DELETE', `${base}/${budget.id}`, { token })).status).toBe(200);
+    expect((await call(gw.url, 'DELETE', `${base}/${budget.id}`, { token })).status).toBe(404);
+  });
+
+  it('alerts only uploads on branches the budget applies to', async () => {
+    await call(gw.url, 'POST', base, {
+      token,
+      body: { name: 'Release flash', branch_pattern: 'release/*', limits: { FLASH: 400 } },
+    });
+    const onMain = await post('/upload', upload('b'.repeat(40), 'main'), project.api_key);
+    expect((onMain.body.data as { alerts: { budgets: unknown[] } }).alerts.budgets).toEqual([]);
+    const onRelease = await post('/upload', upload('c'.repeat(40), 'release/1.2'), project.api_key);
+    expect((onRelease.body.data as { alerts: { budgets: unknown[] } }).alerts.budgets).toEqual([
+      {
+        budget_name: 'Release flash',
+        exceeded_regions: ['FLASH'],
+        current_usage: { FLASH: 413 },
+        limits: { FLASH: 400 },
+        exceeded_by: { FLASH: 13 },
+      },
+    ]);
+  });
+
+  it('refuses bad budgets with the reason and strangers with 404', async () => {
+    const cases: [unknown, string][] = [
+      [{ limits: { FLASH: 1 } }, 'Budget name is required'],
+      [{ name: 'x', limits: {} }, 'limits needs at least one region'],
+      [{ name: 'x', limits: { FLASH: -1 } }, 'limits.FLASH must be a whole number of bytes'],
+      [{ name: 'x', limits: { FLASH: 1 }, branch_pattern: 7 }, 'branch_pattern must be a string'],
+    ];
+    for (const [body, message] of cases) {
+      const result = await call(gw.url, 'POST', base, { token, body });
+      expect(result.status).toBe(400);
+      expect(result.body).toMatchObject({ status: 'error', error: message });
+    }
+    expect((await call(gw.url, 'GET', base, { token: strangerToken })).status).toBe(404);
+    expect(
+      (await call(gw.url, 'GET', `/api/${project.id}/no-such-target/budgets`, { token })).status,
+    ).toBe(404);
+    expect((await call(gw.url, 'GET', base)).status).toBe(401);
+  });
+
+  it('limits uploads per key and minute with 429 and Retry-After', async () => {
+    let limited: Awaited<ReturnType<typeof post>> | undefined;
+    for (let i = 0; i < 8 && !limited; i++) {
+      const result = await post('/upload', upload('d'.repeat(40), 'main'), project.api_key);
+      if (result.status === 429) limited = result;
+    }
+    expect(limited).toBeDefined();
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited!.body).toMatchObject({ success: false, type: 'TooManyRequestsError' });
+  });
+});
