@@ -21,8 +21,6 @@ export interface ReportRequest {
   skipLineProgram: boolean;
 }
 
-export type RegionDefinition = MemoryRegionListing;
-
 function defsyms(defines: Record<string, string>): string[] {
   return Object.entries(defines).map(([name, value]) => `${name}=${value}`);
 }
@@ -52,6 +50,6 @@ export function parseRegions(
   defines: Record<string, string>,
   searchPaths: string[],
   cwd: string,
-): RegionDefinition[] {
+): MemoryRegionListing[] {
   return listMemoryRegions({ scripts, defsyms: defsyms(defines), searchPaths, cwd });
 }

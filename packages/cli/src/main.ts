@@ -93,6 +93,12 @@ export async function main(argv: readonly string[], baseIo: CliIo): Promise<numb
       io.stdout.write(formatHelp(command.spec));
       return 0;
     }
+    if (rest.some((a) => a === '-v' || a === '--verbose' || a.startsWith('--verbose='))) {
+      throw new UsageError(
+        `-v/--verbose is a global option: put it before the command (memtrail -v DEBUG ${first} …)`,
+        first,
+      );
+    }
     return await command.run(parseArgs(command.spec, rest), io);
   } catch (error) {
     if (error instanceof UsageError) {

@@ -155,6 +155,9 @@ describe('memtrail report on a compiled firmware', () => {
     const bad = await run(['-v', 'LOUD', 'report', ELF], dir.path, env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown log level 'LOUD'");
+    const late = await run(['report', ELF, '-v', 'DEBUG'], dir.path, env);
+    expect(late.code).toBe(2);
+    expect(late.stderr).toContain('put it before the command (memtrail -v DEBUG report');
   });
 
   it('diffs two builds locally: regions, sections and symbols', async () => {
