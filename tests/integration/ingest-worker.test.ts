@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { QueueEvents } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '@memtrail/config';
 import { createClickHouse, type ClickHouseClient } from '@memtrail/clickhouse';
@@ -14,6 +14,7 @@ import {
   createReportsQueue,
   enqueueReport,
   QueueNames,
+  type ProjectPurgeJob,
   type ReportsQueue,
 } from '@memtrail/queue';
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
@@ -256,6 +257,24 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
       `report ${reportId} not found`,
     );
     expect((await queue.getJob(jobId))!.attemptsMade).toBe(1);
+  });
+
+  it("removes a deleted project's rows from every table", async () => {
+    const reportId = await storeReport(sha(9));
+    await ingest().ingest({ reportId, version: 1 });
+    expect(await rows('symbols_v1', reportId, 'name')).not.toHaveLength(0);
+    const purges = new Queue<ProjectPurgeJob>(QueueNames.projectClickHousePurges, {
+      connection: connect(),
+      prefix: stores.queuePrefix,
+    });
+    await purges.add('purge', { projectId }, { jobId: `project-${projectId}` });
+    await eventually(
+      async () =>
+        (await rows('symbols_v1', reportId, 'name')).length +
+        (await rows('regions_v1', reportId, 'name')).length,
+      (n) => n === 0,
+    );
+    await purges.close();
   });
 
   it('sweeps reports whose job was lost back into the queue', async () => {

@@ -2,11 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { Redis } from 'ioredis';
-import {
-  CLICKHOUSE_PURGE_QUEUE,
-  VALIDATION_MESSAGES,
-  type CreatedProjectData,
-} from '@memtrail/contracts';
+import { VALIDATION_MESSAGES, type CreatedProjectData } from '@memtrail/contracts';
+import { QueueNames } from '@memtrail/queue';
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
 import { ApiKeyService } from '../../services/gateway/src/api-keys/api-key.service.js';
 import {
@@ -313,7 +310,7 @@ describe('tenant isolation, tokens and project inputs', () => {
     const redis = new Redis(stores.redisUrl);
     try {
       const job = await redis.hget(
-        `${stores.queuePrefix}:${CLICKHOUSE_PURGE_QUEUE}:project-${project.id}`,
+        `${stores.queuePrefix}:${QueueNames.projectClickHousePurges}:project-${project.id}`,
         'data',
       );
       expect(JSON.parse(job!)).toEqual({ projectId: project.id });

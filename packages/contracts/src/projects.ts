@@ -136,12 +136,3 @@ export function validateRegionConfig(value: unknown): string | null {
   }
   return null;
 }
-
-/**
- * Queue (BullMQ, under the deployment's QUEUE_PREFIX) on which the gateway announces deleted
- * projects whose ClickHouse rows must be removed; the job id is `project-<projectId>`.
- */
-export const CLICKHOUSE_PURGE_QUEUE = 'project-clickhouse-purges';
-export interface ProjectPurgeJob {
-  projectId: string;
-}

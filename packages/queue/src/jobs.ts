@@ -16,3 +16,8 @@ export interface IngestReportJob {
 export function ingestJobId(job: IngestReportJob): string {
   return `report-${job.reportId}-v${job.version ?? 0}`;
 }
+
+/** A deleted project whose rows are removed in the background; job id `project-<projectId>`. */
+export interface ProjectPurgeJob {
+  projectId: string;
+}

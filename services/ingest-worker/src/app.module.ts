@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { WorkerConfig } from './config.js';
 import { IngestReportService } from './ingest/ingest-report.service.js';
 import { ClickHouseWriter } from './ingest/clickhouse-writer.js';
+import { ProjectPurgeConsumer } from './ingest/project-purge-consumer.js';
 import { ReportsConsumer } from './ingest/reports-consumer.js';
 import { ReportsSweeper } from './ingest/reports-sweeper.js';
 import { InfraModule } from './infra/infra.module.js';
@@ -12,7 +13,13 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [InfraModule.register(config)],
-      providers: [ClickHouseWriter, IngestReportService, ReportsConsumer, ReportsSweeper],
+      providers: [
+        ClickHouseWriter,
+        IngestReportService,
+        ReportsConsumer,
+        ReportsSweeper,
+        ProjectPurgeConsumer,
+      ],
     };
   }
 }

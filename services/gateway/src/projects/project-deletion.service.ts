@@ -5,15 +5,13 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { CLICKHOUSE_PURGE_QUEUE, type ProjectPurgeJob } from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
-import { createRedisConnection } from '@memtrail/queue';
+import { createRedisConnection, QueueNames, type ProjectPurgeJob } from '@memtrail/queue';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { GatewayConfig } from '../config.js';
 
 /** The gateway's own queue: Postgres rows of deleted projects too large to delete in-request. */
-const POSTGRES_PURGE_QUEUE = 'project-postgres-purges';
 const BATCH = 200;
 const jobOptions = {
   attempts: 10,
@@ -27,7 +25,7 @@ const jobOptions = {
  * at once) and its API keys are revoked (uploads stop at once). Then its rows go: inline for small
  * projects, else by a background job in report batches, so no request or transaction holds
  * locks on millions of symbol-heavy rows. The ClickHouse rows are purged by whoever consumes
- * CLICKHOUSE_PURGE_QUEUE (the ingest worker, which owns ClickHouse writes).
+ * QueueNames.projectClickHousePurges (the ingest worker, which owns ClickHouse writes).
  */
 @Injectable()
 export class ProjectDeletionService implements OnModuleInit, OnApplicationShutdown {
@@ -48,15 +46,15 @@ export class ProjectDeletionService implements OnModuleInit, OnApplicationShutdo
       prefix: config.QUEUE_PREFIX,
       defaultJobOptions: jobOptions,
     };
-    this.postgresQueue = new Queue(POSTGRES_PURGE_QUEUE, options);
-    this.clickhouseQueue = new Queue(CLICKHOUSE_PURGE_QUEUE, options);
+    this.postgresQueue = new Queue(QueueNames.projectPostgresPurges, options);
+    this.clickhouseQueue = new Queue(QueueNames.projectClickHousePurges, options);
   }
 
   onModuleInit(): void {
     // Blocking reads need a connection of their own.
     this.workerConnection = createRedisConnection(this.config.REDIS_URL);
     this.worker = new Worker<ProjectPurgeJob>(
-      POSTGRES_PURGE_QUEUE,
+      QueueNames.projectPostgresPurges,
       async (job) => this.purgePostgres(job.data.projectId),
       {
         connection: this.workerConnection,

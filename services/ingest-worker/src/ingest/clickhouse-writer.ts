@@ -56,4 +56,14 @@ export class ClickHouseWriter {
       });
     }
   }
+
+  /** Every row of a deleted project, in every table. */
+  async deleteProject(projectId: string): Promise<void> {
+    for (const table of INGEST_TABLES) {
+      await this.clickhouse.command({
+        query: `DELETE FROM ${table} WHERE project_id = {projectId:String}`,
+        query_params: { projectId },
+      });
+    }
+  }
 }
