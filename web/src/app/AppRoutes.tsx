@@ -5,6 +5,7 @@ import { lazyPage } from '../lib/lazyPage.ts';
 import { AppLayout, PublicLayout } from './layouts.tsx';
 import { Suspense } from 'react';
 import { DashboardErrorBoundary } from './PageErrorBoundary.tsx';
+import { ProjectProvider } from '../lib/store/ProjectProvider.tsx';
 
 // Every page is its own chunk so the initial download stays the shell plus the libraries.
 const HomePage = lazyPage(() => import('../pages/home/HomePage.tsx'), 'HomePage');
@@ -46,31 +47,33 @@ export function AppRoutes() {
   }
 
   return (
-    <Routes>
-      <Route element={<AppLayout />}>
-        <Route index element={<ProjectsPage />} />
-        <Route path="project/:projectId">
-          <Route path="settings" element={<TargetPage view="settings" />} />
-          <Route path="target/:targetName">
-            <Route
-              index
-              element={
-                <DashboardErrorBoundary>
-                  <TargetPage view="dashboard" />
-                </DashboardErrorBoundary>
-              }
-            />
-            <Route path="symbols" element={<TargetPage view="symbols" />} />
-            <Route path="compare" element={<TargetPage view="compare" />} />
-            <Route path="region-config" element={<TargetPage view="region-config" />} />
-            <Route path="commit/:commitSha" element={<TargetPage view="commit" />} />
+    <ProjectProvider owner={user.id ?? user.email}>
+      <Routes>
+        <Route element={<AppLayout />}>
+          <Route index element={<ProjectsPage />} />
+          <Route path="project/:projectId">
+            <Route path="settings" element={<TargetPage view="settings" />} />
+            <Route path="target/:targetName">
+              <Route
+                index
+                element={
+                  <DashboardErrorBoundary>
+                    <TargetPage view="dashboard" />
+                  </DashboardErrorBoundary>
+                }
+              />
+              <Route path="symbols" element={<TargetPage view="symbols" />} />
+              <Route path="compare" element={<TargetPage view="compare" />} />
+              <Route path="region-config" element={<TargetPage view="region-config" />} />
+              <Route path="commit/:commitSha" element={<TargetPage view="commit" />} />
+            </Route>
           </Route>
+          <Route path="tutorial" element={<TutorialPage />} />
+          <Route path="pricing" element={pricing} />
+          <Route path="reset-password" element={<ResetPasswordPage />} />
+          <Route path="*" element={<Navigate to="/" replace />} />
         </Route>
-        <Route path="tutorial" element={<TutorialPage />} />
-        <Route path="pricing" element={pricing} />
-        <Route path="reset-password" element={<ResetPasswordPage />} />
-        <Route path="*" element={<Navigate to="/" replace />} />
-      </Route>
-    </Routes>
+      </Routes>
+    </ProjectProvider>
   );
 }

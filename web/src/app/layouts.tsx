@@ -29,7 +29,7 @@ export function PublicLayout() {
  */
 export function AppLayout() {
   const { pathname } = useLocation();
-  const { data, error, isLoading, mutate } = useProjects(!pathname.includes('/symbols'));
+  const { data, error, isLoading, refresh } = useProjects(!pathname.includes('/symbols'));
 
   let content;
   if (isLoading && !data) {
@@ -37,8 +37,8 @@ export function AppLayout() {
   } else if (error && !data) {
     content = (
       <div className="load-error" role="alert">
-        <p>Error: {error instanceof Error ? error.message : String(error)}</p>
-        <button type="button" className="button button--primary" onClick={() => void mutate()}>
+        <p>Error: {error}</p>
+        <button type="button" className="button button--primary" onClick={() => void refresh()}>
           Retry
         </button>
       </div>

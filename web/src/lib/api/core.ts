@@ -1,137 +1,141 @@
+import type {
+  Budget,
+  BudgetInput,
+  CreatedProjectData,
+  Project,
+  ProjectMember,
+  RegeneratedKeyData,
+  RegionConfig,
+  Target,
+} from '@memtrail/contracts';
 import type { ApiClient } from './client.ts';
+import type { CommitPage, Head } from './queryTypes.ts';
 
-// Core service calls of spec §7. Lists and reads fall back to an empty or null value on error
-// (spec §8) after logging it; writes rethrow so the caller can show what went wrong.
+// Core service calls of spec §7 plus the project settings calls (budgets, members). Every call
+// here throws; the data stores record the message per data kind and the hooks fall back to an
+// empty or null value (spec §8), while writes reach the form that made them.
 
-export interface Project {
-  id: string;
-  name: string;
-  description?: string | null;
-  /** Present only on a just-created project, shown once. */
-  api_key?: string;
-}
-
-export interface Target {
-  name: string;
-  region_config?: unknown;
-}
-
-export interface Head {
-  commit_sha: string;
-  [field: string]: unknown;
-}
-
-export interface CommitPage {
-  commits: unknown[];
-  pagination: { total_in_chain: number; has_more: boolean };
-  chain_summary: { total_commits: number };
-}
+export type { Project, Target };
+export type NewProject = CreatedProjectData['project'];
 
 export const COMMIT_PAGE_SIZE = 50;
 
 const seg = encodeURIComponent;
+const targetPath = (project: string, target: string) => `/api/${seg(project)}/${seg(target)}`;
 
-async function orFallback<T>(what: string, load: () => Promise<T>, fallback: T): Promise<T> {
-  try {
-    return await load();
-  } catch (error) {
-    console.error(`Fetching ${what} failed`, error);
-    return fallback;
-  }
+export interface CommitQuery {
+  count?: number;
+  offset?: number;
+  onlyChanged?: boolean;
 }
 
 export function coreApi(api: ApiClient) {
   return {
-    /** Unlike the other reads this one throws: the projects list shows its error with Retry. */
+    api,
     getProjects: async () =>
       (await api.get<{ projects?: Project[] }>('/api/projects'))?.projects ?? [],
 
     createProject: async (name: string, description: string) =>
-      (await api.request<{ project: Project }>('POST', '/api/projects', { name, description }))
+      (await api.request<CreatedProjectData>('POST', '/api/projects', { name, description }))
         .project,
 
     deleteProject: (id: string) => api.request<unknown>('DELETE', `/api/projects/${seg(id)}`),
 
-    updateProject: (id: string, fields: Partial<Project>) =>
-      api.request<unknown>('PUT', `/api/projects/${seg(id)}`, fields),
+    updateProject: async (id: string, fields: { name?: string; description?: string | null }) =>
+      (await api.request<{ project: Project }>('PUT', `/api/projects/${seg(id)}`, fields)).project,
 
     regenerateApiKey: (id: string) =>
-      api.request<unknown>('POST', `/api/projects/${seg(id)}/regenerate-api-key`),
+      api.request<RegeneratedKeyData>('POST', `/api/projects/${seg(id)}/regenerate-api-key`),
 
-    getTargets: (project: string) =>
-      orFallback(
-        'targets',
-        async () =>
-          (await api.get<{ targets?: Target[] }>(`/api/${seg(project)}/targets`))?.targets ?? [],
-        [] as Target[],
-      ),
+    getMembers: async (id: string) =>
+      (await api.get<{ members: ProjectMember[] }>(`/api/projects/${seg(id)}/members`)).members,
 
-    getRegionConfig: (project: string, target: string) =>
-      orFallback(
-        'region config',
-        async () =>
-          (
-            await api.get<{ region_config?: unknown }>(
-              `/api/${seg(project)}/${seg(target)}/region-config`,
-            )
-          )?.region_config ?? null,
-        null,
-      ),
+    addMember: async (id: string, email: string) =>
+      (
+        await api.request<{ members: ProjectMember[] }>(
+          'POST',
+          `/api/projects/${seg(id)}/members`,
+          { email },
+        )
+      ).members,
 
-    updateRegionConfig: (project: string, target: string, regionConfig: unknown) =>
-      api.request<unknown>('PUT', `/api/${seg(project)}/${seg(target)}/region-config`, {
+    removeMember: async (id: string, userId: string) =>
+      (
+        await api.request<{ members: ProjectMember[] }>(
+          'DELETE',
+          `/api/projects/${seg(id)}/members/${seg(userId)}`,
+        )
+      ).members,
+
+    getTargets: async (project: string) =>
+      (await api.get<{ targets?: Target[] }>(`/api/${seg(project)}/targets`))?.targets ?? [],
+
+    getRegionConfig: async (project: string, target: string) =>
+      (
+        await api.get<{ region_config?: RegionConfig }>(
+          `${targetPath(project, target)}/region-config`,
+        )
+      )?.region_config ?? null,
+
+    updateRegionConfig: (project: string, target: string, regionConfig: RegionConfig) =>
+      api.request<unknown>('PUT', `${targetPath(project, target)}/region-config`, {
         region_config: regionConfig,
       }),
 
-    getHeads: (project: string, target: string) =>
-      orFallback(
-        'heads',
-        async () =>
-          (await api.get<{ heads?: Head[] }>(`/api/${seg(project)}/${seg(target)}/heads`))?.heads ??
-          [],
-        [] as Head[],
-      ),
+    getBudgets: async (project: string, target: string) =>
+      (await api.get<{ budgets: Budget[] }>(`${targetPath(project, target)}/budgets`)).budgets,
 
-    getCommits: (
-      project: string,
-      target: string,
-      sha: string,
-      count = COMMIT_PAGE_SIZE,
-      offset = 0,
-    ) =>
-      orFallback(
-        'commits',
-        () =>
-          api.get<CommitPage>(
-            `/api/${seg(project)}/${seg(target)}/commits/${seg(sha)}?count=${count}&offset=${offset}&only_changed=true`,
-          ),
-        {
-          commits: [],
-          pagination: { total_in_chain: 0, has_more: false },
-          chain_summary: { total_commits: 0 },
-        } as CommitPage,
-      ),
+    createBudget: async (project: string, target: string, input: BudgetInput) =>
+      (
+        await api.request<{ budget: Budget }>(
+          'POST',
+          `${targetPath(project, target)}/budgets`,
+          input,
+        )
+      ).budget,
 
-    getMemoryReport: (project: string, target: string, sha: string) =>
-      orFallback(
-        'memory report',
-        () =>
-          api.get<unknown>(
-            `/api/${seg(project)}/${seg(target)}/commit/${seg(sha)}?include_symbols=true`,
-          ),
-        null,
+    updateBudget: async (project: string, target: string, id: string, input: BudgetInput) =>
+      (
+        await api.request<{ budget: Budget }>(
+          'PUT',
+          `${targetPath(project, target)}/budgets/${seg(id)}`,
+          input,
+        )
+      ).budget,
+
+    deleteBudget: (project: string, target: string, id: string) =>
+      api.request<unknown>('DELETE', `${targetPath(project, target)}/budgets/${seg(id)}`),
+
+    getHeads: async (project: string, target: string) =>
+      (await api.get<{ heads?: Head[] }>(`${targetPath(project, target)}/heads`))?.heads ?? [],
+
+    getCommits: (project: string, target: string, sha: string, query: CommitQuery = {}) => {
+      const { count = COMMIT_PAGE_SIZE, offset = 0, onlyChanged = true } = query;
+      const params = `count=${count}&offset=${offset}${onlyChanged ? '&only_changed=true' : ''}`;
+      return api.get<CommitPage>(`${targetPath(project, target)}/commits/${seg(sha)}?${params}`);
+    },
+
+    getMemoryReport: (project: string, target: string, sha: string, includeSymbols = true) =>
+      api.get<unknown>(
+        `${targetPath(project, target)}/commit/${seg(sha)}${includeSymbols ? '?include_symbols=true' : ''}`,
       ),
 
     getDiff: (project: string, target: string, shaA: string, shaB: string, allSymbols: boolean) =>
-      orFallback(
-        'memory diff',
-        () =>
-          api.get<unknown>(
-            `/api/${seg(project)}/${seg(target)}/commit/${seg(shaA)}/${seg(shaB)}?all_symbols=${allSymbols}`,
-          ),
-        null,
+      api.get<unknown>(
+        `${targetPath(project, target)}/commit/${seg(shaA)}/${seg(shaB)}?all_symbols=${allSymbols}`,
       ),
+
+    /** Other read endpoints of the query service, by path below the target. */
+    getTargetResource: <T>(project: string, target: string, resource: string) =>
+      api.get<T>(`${targetPath(project, target)}/${resource}`),
   };
 }
 
 export type CoreApi = ReturnType<typeof coreApi>;
+
+/** An empty commit result (spec §8): no commits, has_more false, total 0. */
+export const EMPTY_COMMIT_PAGE: CommitPage = {
+  commits: [],
+  pagination: { total_in_chain: 0, has_more: false },
+  chain_summary: { total_commits: 0 },
+};
