@@ -12,6 +12,7 @@ export default tseslint.config(
       'packages/db/src/generated/**',
       'coverage/**',
       'test-results/**',
+      'packages/cli/bundle/**',
     ],
   },
   js.configs.recommended,

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
+import { AdminModule } from './admin/admin.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { BudgetsModule } from './budgets/budgets.module.js';
@@ -25,6 +26,7 @@ export class AppModule {
         ProjectsModule,
         UploadModule,
         BudgetsModule,
+        AdminModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: EnvelopeExceptionFilter }],
     };

@@ -57,6 +57,11 @@ export class GatewayConfig extends CommonConfig {
   @Min(0)
   UPLOAD_RATE_LIMIT_PER_MINUTE: number = 600;
 
+  /** Bearer token of the operator endpoints (/api/admin/…); unset turns them off. */
+  @IsOptional()
+  @IsString()
+  ADMIN_TOKEN?: string;
+
   /** The built web app; unset means web/dist next to the services in this repository. */
   @IsOptional()
   @IsString()

@@ -11,5 +11,6 @@ import { UploadService } from './upload.service.js';
   imports: [RateLimitModule],
   controllers: [UploadController, SummaryController],
   providers: [UploadService, SummaryService, UploadRateLimitGuard, reportsQueueProvider],
+  exports: [reportsQueueProvider],
 })
 export class UploadModule {}
