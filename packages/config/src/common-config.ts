@@ -1,4 +1,4 @@
-import { IsIn } from 'class-validator';
+import { IsIn, IsInt, IsString, Max, Min } from 'class-validator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -10,4 +10,16 @@ export class CommonConfig {
 
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  /**
+   * Port of the side HTTP server with /metrics, /healthz and /readyz; 0 turns it off. The
+   * container images set 9464 (Prometheus' customary exporter port).
+   */
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT: number = 0;
+
+  @IsString()
+  METRICS_HOST: string = '0.0.0.0';
 }

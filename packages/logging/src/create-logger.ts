@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { currentRequestId } from './request-context.js';
 
 export type { Logger } from 'pino';
 
@@ -17,6 +18,11 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
       base: { service },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      // Lines written while serving a request or running its job name the request.
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
     },
     destination ?? pino.destination({ sync: false }),
   );

@@ -1,2 +1,3 @@
 export * from './create-logger.js';
 export * from './nest-logger.js';
+export * from './request-context.js';

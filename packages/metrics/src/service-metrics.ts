@@ -1,0 +1,88 @@
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** Seconds; from a cache hit on a small read up to a large diff or a slow upload. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Seconds; an ingest job runs from milliseconds (identical report) to minutes (huge ELF). */
+const JOB_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
+/**
+ * Every metric a Memtrail process exports, in one registry per process. A service only feeds
+ * the ones that concern it; an unused labelled metric exports no series. Names follow the
+ * Prometheus conventions (`_seconds`, `_total`) and carry the `memtrail_` prefix; the
+ * dashboard in deploy/grafana reads them by these names.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+
+  /** HTTP requests by route pattern (never the raw path: ids would explode the series). */
+  readonly httpDuration = new Histogram({
+    name: 'memtrail_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  /** Gateway → query calls as the query service sees them. */
+  readonly rpcDuration = new Histogram({
+    name: 'memtrail_rpc_duration_seconds',
+    help: 'Message handling latency of the query service by pattern and outcome',
+    labelNames: ['pattern', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly jobDuration = new Histogram({
+    name: 'memtrail_job_duration_seconds',
+    help: 'Time a worker spent on one job attempt, by queue and outcome',
+    labelNames: ['queue', 'outcome'] as const,
+    buckets: JOB_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly clickhouseRows = new Counter({
+    name: 'memtrail_clickhouse_rows_inserted_total',
+    help: 'Rows inserted into ClickHouse by table',
+    labelNames: ['table'] as const,
+    registers: [this.registry],
+  });
+
+  readonly clickhouseInsertDuration = new Histogram({
+    name: 'memtrail_clickhouse_insert_duration_seconds',
+    help: 'Latency of one ClickHouse insert (one chunk of rows) by table',
+    labelNames: ['table'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  /** Failures worth alerting on, by where they happened (http_5xx, rpc, job, ...). */
+  readonly errors = new Counter({
+    name: 'memtrail_errors_total',
+    help: 'Errors by kind',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(readonly service: string) {
+    this.registry.setDefaultLabels({ service });
+    // Process CPU, memory, event-loop lag and GC: the first things to look at under load.
+    collectDefaultMetrics({ register: this.registry, prefix: 'memtrail_' });
+  }
+
+  /** Times `work` into `histogram`; failures count as `outcome="error"` and are rethrown. */
+  async time<T, L extends string>(
+    histogram: Histogram<L | 'outcome'>,
+    labels: Partial<Record<L, string>>,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const stop = histogram.startTimer(labels as Partial<Record<L | 'outcome', string>>);
+    try {
+      const result = await work();
+      stop({ outcome: 'ok' } as Partial<Record<L | 'outcome', string>>);
+      return result;
+    } catch (error) {
+      stop({ outcome: 'error' } as Partial<Record<L | 'outcome', string>>);
+      throw error;
+    }
+  }
+}
