@@ -15,6 +15,7 @@ if $with_test; then
   command -v chromium >/dev/null || need+=(chromium)
   command -v arm-none-eabi-gcc >/dev/null || need+=(gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi)
   command -v riscv64-unknown-elf-gcc >/dev/null || need+=(gcc-riscv64-unknown-elf)
+  command -v ld.lld >/dev/null || need+=(lld)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""

@@ -178,7 +178,7 @@ describe('POST /upload', () => {
       413,
     );
     const job = await queue.getJob(`report-${report.id}-v1`);
-    expect(job?.data).toEqual({ reportId: report.id, version: 1 });
+    expect(job?.data).toEqual({ reportId: report.id, version: 1, requestId: expect.any(String) });
     const head = await prisma.head.findFirstOrThrow({
       where: { targetId: report.targetId, branch: 'main' },
     });
@@ -203,13 +203,31 @@ describe('POST /upload', () => {
           name: 'FLASH',
           used_size: 413 + 100 * (i + 1),
           limit_size: 262144,
-          old: { used_size: 413, limit_size: 262144 },
+          old: { used_size: 413 },
         },
       ]);
       expect(body.data.changes.sections.modified).toEqual([
         { name: '.isr_vector', region: 'FLASH', size: 16 + 100 * (i + 1), old: { size: 16 } },
       ]);
     }
+  });
+
+  it('lists symbol changes against the parent build', async () => {
+    const changed = structuredClone(sample);
+    changed.symbols[0]!.size += 32;
+    changed.symbols.splice(1, 1);
+    const { body } = await post(envelope(sha(15), sha(1), changed));
+    expect(body.data.changes.symbols.modified).toEqual([
+      expect.objectContaining({
+        name: sample.symbols[0]!.name,
+        size: sample.symbols[0]!.size + 32,
+        delta: 32,
+      }),
+    ]);
+    expect(body.data.changes.symbols.removed).toEqual([
+      expect.objectContaining({ name: sample.symbols[1]!.name, delta: -sample.symbols[1]!.size }),
+    ]);
+    expect(body.data.changes.symbols.added).toEqual([]);
   });
 
   it('replaces a re-upload of the same target and commit and says so', async () => {
@@ -329,7 +347,7 @@ describe('POST /upload', () => {
         name: 'RAM',
         used_size: 3784,
         limit_size: 65536,
-        old: { used_size: 3720, limit_size: 65536 },
+        old: { used_size: 3720 },
       },
     ]);
     expect(data.targets[1]!.changes_summary.changes.regions.modified[0]).toMatchObject({

@@ -1,6 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { CommonConfig, ConfigError, IsPostgresUrl, IsRedisUrl, loadConfig } from '@memtrail/config';
+import {
+  BooleanEnv,
+  CommonConfig,
+  ConfigError,
+  IsPostgresUrl,
+  IsRedisUrl,
+  loadConfig,
+} from '@memtrail/config';
 
 class SampleConfig extends CommonConfig {
   @IsInt()
@@ -14,6 +21,9 @@ class SampleConfig extends CommonConfig {
   @IsOptional()
   @IsRedisUrl()
   REDIS_URL?: string;
+
+  @BooleanEnv()
+  VERBOSE: boolean = true;
 }
 
 describe('loadConfig', () => {
@@ -27,6 +37,16 @@ describe('loadConfig', () => {
     expect(config.LOG_LEVEL).toBe('info');
     expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/memtrail');
     expect(config).not.toHaveProperty('UNRELATED');
+  });
+
+  it('reads booleans from their words, and refuses others', () => {
+    const base = { DATABASE_URL: 'postgres://u@db/x' };
+    expect(loadConfig(SampleConfig, { ...base, VERBOSE: 'false' }).VERBOSE).toBe(false);
+    expect(loadConfig(SampleConfig, { ...base, VERBOSE: '1' }).VERBOSE).toBe(true);
+    expect(loadConfig(SampleConfig, base).VERBOSE).toBe(true);
+    expect(() => loadConfig(SampleConfig, { ...base, VERBOSE: 'maybe' })).toThrow(
+      'VERBOSE ("maybe"): VERBOSE must be true or false',
+    );
   });
 
   it('treats empty values as unset', () => {

@@ -84,7 +84,9 @@ export interface SummaryTarget {
   target_name: string;
   dashboard_url: string;
   comparison_url: string;
-  changes_summary: { changes: Pick<UploadChanges, 'regions' | 'sections'> & Partial<UploadChanges> };
+  changes_summary: {
+    changes: Pick<UploadChanges, 'regions' | 'sections'> & Partial<UploadChanges>;
+  };
   alerts: { budgets: BudgetAlert[] };
 }
 

@@ -8,7 +8,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
-import { CommonConfig, IsHttpUrl, IsPostgresUrl, IsRedisUrl } from '@memtrail/config';
+import { BooleanEnv, CommonConfig, IsHttpUrl, IsPostgresUrl, IsRedisUrl } from '@memtrail/config';
 
 /** Every variable the gateway reads; validated at start-up (see README "Configuration"). */
 export class GatewayConfig extends CommonConfig {
@@ -56,6 +56,10 @@ export class GatewayConfig extends CommonConfig {
   @IsInt()
   @Min(0)
   UPLOAD_RATE_LIMIT_PER_MINUTE: number = 600;
+
+  /** Whether upload answers list symbol changes (costs reading the parent's stored report). */
+  @BooleanEnv()
+  UPLOAD_SYMBOL_CHANGES: boolean = true;
 
   /** Bearer token of the operator endpoints (/api/admin/…); unset turns them off. */
   @IsOptional()

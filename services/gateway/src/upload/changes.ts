@@ -1,99 +1,103 @@
+import { gunzip } from 'node:zlib';
+import { promisify } from 'node:util';
 import type {
   ChangesSummary,
-  RegionChange,
-  SectionChange,
+  MemoryReport,
   UploadChanges,
+  UploadEnvelope,
 } from '@memtrail/contracts';
-import type { SectionTotal, Totals } from './totals.js';
+import type { PrismaClient } from '@memtrail/db';
+import { diffReports, toChangesSummary, toUploadChanges } from '@memtrail/report';
+import type { Totals } from './totals.js';
 
-/**
- * Sections are matched by region and name; a name that repeats within a region (rare: two
- * output sections of one name) is matched by its position among those of that name.
- */
-function sectionKeys(sections: SectionTotal[]): Map<string, SectionTotal> {
-  const seen = new Map<string, number>();
-  const keyed = new Map<string, SectionTotal>();
-  for (const section of sections) {
-    const base = `${section.region}\u0000${section.name}`;
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    keyed.set(`${base}\u0000${n}`, section);
-  }
-  return keyed;
-}
+const gunzipAsync = promisify(gunzip);
 
-/** Region and section changes against the parent's totals (empty when there is no parent). */
-export function totalsChanges(
-  current: Totals,
-  parent: Totals | null,
-): Pick<UploadChanges, 'regions' | 'sections'> {
-  const regions = {
-    added: [] as RegionChange[],
-    removed: [] as RegionChange[],
-    modified: [] as RegionChange[],
-  };
-  const sections = {
-    added: [] as SectionChange[],
-    removed: [] as SectionChange[],
-    modified: [] as SectionChange[],
-  };
-  if (!parent) return { regions: { modified: [] }, sections: { modified: [] } };
+/** Symbol rows per change kind in an answer: the largest by |delta| (a PR comment shows few). */
+export const MAX_SYMBOL_CHANGES = 200;
 
-  for (const [name, now] of Object.entries(current.regions)) {
-    const before = parent.regions[name];
-    const change = { name, used_size: now.used_size, limit_size: now.limit_size };
-    if (!before) regions.added.push({ ...change, old: { used_size: 0 } });
-    else if (before.used_size !== now.used_size || before.limit_size !== now.limit_size) {
-      regions.modified.push({
-        ...change,
-        old: { used_size: before.used_size, limit_size: before.limit_size },
-      });
-    }
-  }
-  for (const [name, before] of Object.entries(parent.regions)) {
-    if (!current.regions[name]) {
-      regions.removed.push({
-        name,
-        used_size: 0,
-        limit_size: 0,
-        old: { used_size: before.used_size },
-      });
-    }
-  }
+const NO_CHANGES: UploadChanges = {
+  regions: { modified: [] },
+  sections: { modified: [] },
+  symbols: { added: [], removed: [], modified: [], moved: [] },
+};
 
-  const now = sectionKeys(current.sections);
-  const then = sectionKeys(parent.sections);
-  for (const [key, section] of now) {
-    const before = then.get(key);
-    const change = { name: section.name, region: section.region, size: section.size };
-    if (!before) sections.added.push({ ...change, old: { size: 0 } });
-    else if (before.size !== section.size)
-      sections.modified.push({ ...change, old: { size: before.size } });
-  }
-  for (const [key, before] of then) {
-    if (!now.has(key))
-      sections.removed.push({
-        name: before.name,
-        region: before.region,
-        size: 0,
-        old: { size: before.size },
-      });
-  }
-  return { regions, sections };
-}
-
-/** `{region: {used_change, free_change}}` for every region of either build. */
-export function changesSummary(current: Totals, parent: Totals | null): ChangesSummary {
-  const summary: ChangesSummary = {};
-  if (!parent) return summary;
-  const names = new Set([...Object.keys(current.regions), ...Object.keys(parent.regions)]);
-  for (const name of names) {
-    const now = current.regions[name];
-    const before = parent.regions[name];
-    summary[name] = {
-      used_change: (now?.used_size ?? 0) - (before?.used_size ?? 0),
-      free_change: (now?.free_size ?? 0) - (before?.free_size ?? 0),
+/** A symbol-less report from stored totals: enough for region and section changes. */
+export function reportFromTotals(totals: Totals): MemoryReport {
+  const layout: MemoryReport['memory_layout'] = {};
+  for (const [name, r] of Object.entries(totals.regions)) {
+    layout[name] = {
+      address: r.address,
+      limit_size: r.limit_size,
+      type: r.type,
+      used_size: r.used_size,
+      free_size: r.free_size,
+      utilization_percent: r.limit_size > 0 ? (r.used_size / r.limit_size) * 100 : 0,
+      sections: [],
     };
   }
-  return summary;
+  for (const s of totals.sections) {
+    layout[s.region]?.sections.push({
+      name: s.name,
+      address: s.address,
+      size: s.size,
+      type: s.type,
+      end_address: s.address + s.size,
+    });
+  }
+  return {
+    file_path: null,
+    architecture: null,
+    entry_point: null,
+    file_type: null,
+    machine: null,
+    symbols: [],
+    program_headers: [],
+    memory_layout: layout,
+  };
+}
+
+/**
+ * The upload answer's `changes` and `changes_summary`, from the same diff engine as the web's
+ * comparison, so both agree. Without a parent there is nothing to compare with.
+ */
+export function uploadChanges(
+  current: MemoryReport,
+  parent: MemoryReport | null,
+): { changes: UploadChanges; changes_summary: ChangesSummary } {
+  if (!parent) return { changes: NO_CHANGES, changes_summary: {} };
+  const diff = diffReports(parent, current);
+  const changes = toUploadChanges(diff);
+  for (const kind of ['added', 'removed', 'modified', 'moved'] as const) {
+    changes.symbols[kind] = changes.symbols[kind]
+      .sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta))
+      .slice(0, MAX_SYMBOL_CHANGES);
+  }
+  return { changes, changes_summary: toChangesSummary(diff) };
+}
+
+/**
+ * The report a commit's footprint is compared with: its own if it was a full build, its
+ * nearest full ancestor's if it was an identical one (whose footprint is its parent's), none
+ * for a failed build or an unknown commit.
+ */
+export async function loadComparableReport(
+  prisma: Pick<PrismaClient, 'report'>,
+  targetId: string,
+  sha: string | null,
+): Promise<MemoryReport | null> {
+  for (let depth = 0; sha && depth < 100; depth++) {
+    const report = await prisma.report.findFirst({
+      where: { targetId, commit: { sha } },
+      select: { kind: true, parentSha: true, payload: true },
+    });
+    if (!report || report.kind === 'build_failed') return null;
+    if (report.kind === 'full') {
+      const envelope = JSON.parse(
+        (await gunzipAsync(report.payload)).toString('utf8'),
+      ) as UploadEnvelope;
+      return envelope.memory_analysis;
+    }
+    sha = report.parentSha;
+  }
+  return null;
 }

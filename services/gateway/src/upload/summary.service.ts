@@ -3,7 +3,7 @@ import type { SummaryResponse, SummaryTarget } from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
 import { GatewayConfig } from '../config.js';
 import { evaluateBudgets, toBudgetRules } from './budgets.js';
-import { totalsChanges } from './changes.js';
+import { reportFromTotals, uploadChanges } from './changes.js';
 import { storedTotals } from './totals.js';
 import { comparisonUrl, dashboardUrl } from './urls.js';
 
@@ -60,7 +60,10 @@ export class SummaryService {
           report.parentSha,
           commitSha,
         ),
-        changes_summary: { changes: totalsChanges(totals, parent) },
+        changes_summary: {
+          changes: uploadChanges(reportFromTotals(totals), parent && reportFromTotals(parent))
+            .changes,
+        },
         alerts: {
           budgets: evaluateBudgets(
             toBudgetRules(report.target.budgets),

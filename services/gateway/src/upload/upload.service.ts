@@ -1,10 +1,10 @@
 import { ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
-import type { BudgetAlert, UploadResponseData } from '@memtrail/contracts';
+import type { BudgetAlert, MemoryReport, UploadResponseData } from '@memtrail/contracts';
 import { PrismaClient, type Prisma } from '@memtrail/db';
 import { enqueueReport, type ReportsQueue } from '@memtrail/queue';
 import { GatewayConfig } from '../config.js';
 import { evaluateBudgets, toBudgetRules, type BudgetRule } from './budgets.js';
-import { changesSummary, totalsChanges } from './changes.js';
+import { loadComparableReport, reportFromTotals, uploadChanges } from './changes.js';
 import { REPORTS_QUEUE } from './reports-queue.provider.js';
 import { computeTotals, storedTotals, type Totals } from './totals.js';
 import { comparisonUrl } from './urls.js';
@@ -13,6 +13,7 @@ import { validateUpload, type ValidUpload } from './validate-upload.js';
 
 interface Stored {
   reportId: string;
+  targetId: string;
   version: number;
   isOverwritten: boolean;
   totals: Totals;
@@ -51,7 +52,31 @@ export class UploadService {
         `report ${stored.reportId} stored but not enqueued: ${(error as Error).message}`,
       );
     }
-    return this.response(projectId, upload, stored);
+    return this.response(projectId, upload, stored, await this.comparison(upload, stored));
+  }
+
+  /**
+   * The two reports the answer's changes compare: full reports with symbols when this upload is
+   * a full build and its parent's payload is at hand, stored totals otherwise.
+   */
+  private async comparison(upload: ValidUpload, stored: Stored) {
+    if (!stored.parentTotals) return { current: reportFromTotals(stored.totals), parent: null };
+    if (upload.kind === 'full' && this.config.UPLOAD_SYMBOL_CHANGES) {
+      const parent = await loadComparableReport(
+        this.prisma,
+        stored.targetId,
+        upload.parentSha,
+      ).catch((error: Error) => {
+        // The answer still carries region and section changes; say why symbols are missing.
+        this.logger.warn(`report ${stored.reportId}: parent payload unreadable: ${error.message}`);
+        return null;
+      });
+      if (parent) return { current: upload.report, parent };
+    }
+    return {
+      current: reportFromTotals(stored.totals),
+      parent: reportFromTotals(stored.parentTotals),
+    };
   }
 
   private async store(
@@ -124,6 +149,7 @@ export class UploadService {
     const budgets = await tx.budget.findMany({ where: { targetId: target.id } });
     return {
       reportId: report.id,
+      targetId: target.id,
       version: report.version,
       isOverwritten: existing !== null,
       totals,
@@ -172,7 +198,12 @@ export class UploadService {
     });
   }
 
-  private response(projectId: string, upload: ValidUpload, stored: Stored): UploadResponseData {
+  private response(
+    projectId: string,
+    upload: ValidUpload,
+    stored: Stored,
+    compared: { current: MemoryReport; parent: MemoryReport | null },
+  ): UploadResponseData {
     const alerts: BudgetAlert[] = evaluateBudgets(
       stored.budgets,
       stored.totals.regions,
@@ -192,11 +223,7 @@ export class UploadService {
         upload.commitSha,
       ),
       is_overwritten: stored.isOverwritten,
-      changes_summary: changesSummary(stored.totals, stored.parentTotals),
-      changes: {
-        ...totalsChanges(stored.totals, stored.parentTotals),
-        symbols: { added: [], removed: [], modified: [], moved: [] },
-      },
+      ...uploadChanges(compared.current, compared.parent),
       alerts: { budgets: alerts },
     };
   }
