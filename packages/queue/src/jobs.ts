@@ -7,6 +7,8 @@ export interface IngestReportJob {
   reportId: string;
   /** The report's version when enqueued; a re-upload bumps it, giving the job a new id. */
   version?: number;
+  /** Request id of the upload, so the worker's log lines for this job can be found by it. */
+  requestId?: string;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
+import { currentRequestId } from '@memtrail/logging';
 import { QueueNames } from './names.js';
 import { ingestJobId, type IngestReportJob } from './jobs.js';
 
@@ -31,9 +32,14 @@ export function createReportsQueue({
   });
 }
 
-/** Enqueues one report version; enqueueing the same version again is a no-op. */
+/**
+ * Enqueues one report version; enqueueing the same version again is a no-op. The job carries
+ * the request id of the upload being served, if any, for the worker's log lines.
+ */
 export async function enqueueReport(queue: ReportsQueue, job: IngestReportJob): Promise<string> {
-  const added = await queue.add('ingest', job, { jobId: ingestJobId(job) });
+  const requestId = job.requestId ?? currentRequestId();
+  const data = requestId ? { ...job, requestId } : job;
+  const added = await queue.add('ingest', data, { jobId: ingestJobId(job) });
   if (!added.id) throw new Error(`BullMQ returned no job id for report ${job.reportId}`);
   return added.id;
 }

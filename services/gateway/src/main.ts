@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@memtrail/config';
 import { createLogger, NestPinoLogger } from '@memtrail/logging';
+import { ServiceMetrics, startMetricsServer } from '@memtrail/metrics';
 import { GatewayConfig } from './config.js';
 import { createGatewayApp } from './create-app.js';
 import { serveWeb } from './web/serve-web.js';
@@ -12,11 +13,16 @@ const defaultWebDist = resolve(dirname(fileURLToPath(import.meta.url)), '../../.
 async function main(): Promise<void> {
   const config = loadConfig(GatewayConfig);
   const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
-  const app = await createGatewayApp(config, new NestPinoLogger(logger));
+  const metrics = new ServiceMetrics('gateway');
+  const app = await createGatewayApp(config, new NestPinoLogger(logger), metrics);
   app.enableShutdownHooks();
   const webDir = config.WEB_DIST_DIR ?? defaultWebDist;
   if (!serveWeb(app, webDir)) logger.warn({ webDir }, 'web app not built: only the API is served');
   await app.listen(config.PORT, config.HOST);
+  // /metrics on a side port keeps it off the public ingress.
+  if (config.METRICS_PORT > 0) {
+    await startMetricsServer({ metrics, port: config.METRICS_PORT, host: config.METRICS_HOST });
+  }
   logger.info(
     { port: config.PORT, host: config.HOST, mode: config.DEPLOYMENT_MODE },
     'gateway listening',

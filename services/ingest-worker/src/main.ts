@@ -1,7 +1,12 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { Queue } from 'bullmq';
+import { ClickHouseClient } from '@memtrail/clickhouse';
 import { loadConfig } from '@memtrail/config';
+import { PrismaClient } from '@memtrail/db';
 import { createLogger, NestPinoLogger } from '@memtrail/logging';
+import { registerQueueMetrics, ServiceMetrics, startMetricsServer } from '@memtrail/metrics';
+import { createRedisConnection, QueueNames } from '@memtrail/queue';
 import { AppModule } from './app.module.js';
 import { WorkerConfig } from './config.js';
 
@@ -14,7 +19,38 @@ async function main(): Promise<void> {
   });
   app.enableShutdownHooks();
   await app.init();
-  logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'ingest worker started');
+  // Probes and Prometheus use a side port: queue depth and age, job and insert timings.
+  if (config.METRICS_PORT > 0) {
+    const metrics = app.get(ServiceMetrics);
+    const redis = createRedisConnection(config.REDIS_URL);
+    const queues = Object.values(QueueNames).map(
+      (name) => new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX }),
+    );
+    registerQueueMetrics(metrics, queues);
+    const prisma = app.get(PrismaClient);
+    const clickhouse = app.get(ClickHouseClient);
+    const server = await startMetricsServer({
+      metrics,
+      port: config.METRICS_PORT,
+      host: config.METRICS_HOST,
+      // Ready when every store a job needs answers.
+      ready: async () => {
+        await prisma.$queryRaw`SELECT 1`;
+        await redis.ping();
+        const ping = await clickhouse.ping();
+        if (!ping.success) throw new Error(`ClickHouse: ${ping.error.message}`);
+      },
+    });
+    process.once('SIGTERM', () => {
+      void Promise.allSettled([server.close(), ...queues.map((q) => q.close())]).then(() =>
+        redis.quit(),
+      );
+    });
+  }
+  logger.info(
+    { concurrency: config.WORKER_CONCURRENCY, metricsPort: config.METRICS_PORT },
+    'ingest worker started',
+  );
 }
 
 main().catch((error: unknown) => {

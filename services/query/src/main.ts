@@ -1,25 +1,48 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import { ServerTCP } from '@nestjs/microservices';
+import { ClickHouseClient } from '@memtrail/clickhouse';
 import { loadConfig } from '@memtrail/config';
+import { PrismaClient } from '@memtrail/db';
 import { createLogger, NestPinoLogger } from '@memtrail/logging';
+import { ServiceMetrics, startMetricsServer } from '@memtrail/metrics';
 import { AppModule } from './app.module.js';
 import { QueryConfig } from './config.js';
+import { propagateRequestIds, RpcMetricsInterceptor } from './observability.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(QueryConfig);
   const logger = createLogger({ service: 'query', level: config.LOG_LEVEL });
-  const app = await NestFactory.createMicroservice<MicroserviceOptions>(
-    AppModule.register(config),
-    {
-      transport: Transport.TCP,
-      options: { host: config.QUERY_BIND_HOST, port: config.QUERY_PORT },
-      logger: new NestPinoLogger(logger),
-    },
-  );
+  const metrics = new ServiceMetrics('query');
+  const server = new ServerTCP({ host: config.QUERY_BIND_HOST, port: config.QUERY_PORT });
+  propagateRequestIds(server);
+  const app = await NestFactory.createMicroservice(AppModule.register(config), {
+    strategy: server,
+    logger: new NestPinoLogger(logger),
+  });
+  app.useGlobalInterceptors(new RpcMetricsInterceptor(metrics));
   app.enableShutdownHooks();
   await app.listen();
-  logger.info({ host: config.QUERY_BIND_HOST, port: config.QUERY_PORT }, 'query service listening');
+  // The TCP transport has no HTTP: probes and Prometheus use this side port.
+  if (config.METRICS_PORT > 0) {
+    const prisma = app.get(PrismaClient);
+    const clickhouse = app.get(ClickHouseClient);
+    await startMetricsServer({
+      metrics,
+      port: config.METRICS_PORT,
+      host: config.METRICS_HOST,
+      // Ready when both stores this service reads answer.
+      ready: async () => {
+        await prisma.$queryRaw`SELECT 1`;
+        const ping = await clickhouse.ping();
+        if (!ping.success) throw new Error(`ClickHouse: ${ping.error.message}`);
+      },
+    });
+  }
+  logger.info(
+    { host: config.QUERY_BIND_HOST, port: config.QUERY_PORT, metricsPort: config.METRICS_PORT },
+    'query service listening',
+  );
 }
 
 main().catch((error: unknown) => {

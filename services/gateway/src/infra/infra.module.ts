@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
 import { createPrismaClient, PrismaClient } from '@memtrail/db';
+import { currentRequestId } from '@memtrail/logging';
 import { createRedisConnection } from '@memtrail/queue';
 import { Redis } from 'ioredis';
 import { GatewayConfig } from '../config.js';
@@ -39,11 +40,18 @@ export class InfraModule {
         { provide: Redis, useFactory: () => createRedisConnection(config.REDIS_URL) },
         {
           provide: ClientProxy,
-          useFactory: () =>
-            ClientProxyFactory.create({
+          useFactory: () => {
+            const client = ClientProxyFactory.create({
               transport: Transport.TCP,
               options: { host: config.QUERY_HOST, port: config.QUERY_PORT },
-            }),
+            });
+            // The query service logs under the request id of the call that caused the read.
+            client.setOnDispatchHook((packet) => {
+              const requestId = currentRequestId();
+              if (requestId) packet.metadata = { ...packet.metadata, requestId };
+            });
+            return client;
+          },
         },
         ConnectionCloser,
       ],

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { ClickHouseClient, createClickHouse } from '@memtrail/clickhouse';
 import { createPrismaClient, PrismaClient } from '@memtrail/db';
+import { instrumentClickHouseInserts, ServiceMetrics } from '@memtrail/metrics';
 import { WorkerConfig } from '../config.js';
 
 @Injectable()
@@ -31,15 +32,23 @@ export class InfraModule {
       module: InfraModule,
       providers: [
         { provide: WorkerConfig, useValue: config },
+        { provide: ServiceMetrics, useValue: new ServiceMetrics('ingest-worker') },
         { provide: PrismaClient, useFactory: () => createPrismaClient(config.DATABASE_URL) },
         {
           provide: ClickHouseClient,
-          useFactory: () =>
-            createClickHouse({ url: config.CLICKHOUSE_URL, database: config.CLICKHOUSE_DATABASE }),
+          inject: [ServiceMetrics],
+          useFactory: (metrics: ServiceMetrics) =>
+            instrumentClickHouseInserts(
+              createClickHouse({
+                url: config.CLICKHOUSE_URL,
+                database: config.CLICKHOUSE_DATABASE,
+              }),
+              metrics,
+            ),
         },
         ConnectionCloser,
       ],
-      exports: [WorkerConfig, PrismaClient, ClickHouseClient],
+      exports: [WorkerConfig, PrismaClient, ClickHouseClient, ServiceMetrics],
     };
   }
 }

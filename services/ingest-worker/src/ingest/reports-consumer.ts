@@ -8,6 +8,8 @@ import {
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PrismaClient } from '@memtrail/db';
+import { acceptRequestId, runWithRequestId } from '@memtrail/logging';
+import { ServiceMetrics } from '@memtrail/metrics';
 import { createRedisConnection, QueueNames, type IngestReportJob } from '@memtrail/queue';
 import { WorkerConfig } from '../config.js';
 import { IngestReportService } from './ingest-report.service.js';
@@ -29,13 +31,20 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
     @Inject(IngestReportService) private readonly ingest: IngestReportService,
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
     this.connection = createRedisConnection(this.config.REDIS_URL);
     this.worker = new Worker<IngestReportJob>(
       QueueNames.reports,
-      (job: Job<IngestReportJob>) => this.process(job),
+      // Each attempt is timed and logs under the upload's request id (or the job's id).
+      (job: Job<IngestReportJob>) =>
+        runWithRequestId(acceptRequestId(job.data.requestId ?? job.id), () =>
+          this.metrics.time(this.metrics.jobDuration, { queue: QueueNames.reports }, () =>
+            this.process(job),
+          ),
+        ),
       {
         connection: this.connection,
         prefix: this.config.QUEUE_PREFIX,
@@ -85,6 +94,7 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
         `${final ? ' for good' : ''}: ${error.message}`,
     );
     if (!final) return;
+    this.metrics.errors.inc({ kind: 'job_failed' });
     await this.prisma.report.updateMany({
       where: { id: job.data.reportId, ...(job.data.version ? { version: job.data.version } : {}) },
       data: { status: 'failed', lastError: error.message.slice(0, 2000) },

@@ -1,0 +1,95 @@
+/**
+ * What the OpenAPI document says about each route, keyed by `METHOD /express/path`. Routes not
+ * listed here still appear in the document (it is built from the router), with a generic
+ * summary; a listed route that no longer exists fails the gateway's OpenAPI test.
+ */
+export interface RouteDoc {
+  summary: string;
+  tag: string;
+  /** bearer: a user's access token; apiKey: a project API key; none: public. */
+  auth: 'bearer' | 'apiKey' | 'admin' | 'none';
+  /** The request body is JSON. */
+  body?: boolean;
+}
+
+const user = (summary: string, tag: string, body = false): RouteDoc => ({
+  summary,
+  tag,
+  auth: 'bearer',
+  body,
+});
+const open = (summary: string, tag: string, body = false): RouteDoc => ({
+  summary,
+  tag,
+  auth: 'none',
+  body,
+});
+
+export const ROUTE_DOCS: Record<string, RouteDoc> = {
+  'GET /healthz': open('Liveness: the process serves HTTP', 'health'),
+  'GET /readyz': open(
+    'Readiness: Postgres, Redis, ClickHouse and the query service answer',
+    'health',
+  ),
+
+  'GET /auth/settings': open('Which sign-in flows this deployment offers', 'auth'),
+  'POST /auth/signup': open('Create an account', 'auth', true),
+  'POST /auth/login': open('Sign in with email and password', 'auth', true),
+  'POST /auth/refresh': open('Exchange a refresh token for new tokens (rotation)', 'auth', true),
+  'POST /auth/logout': open('Revoke a refresh token', 'auth', true),
+  'GET /auth/user': user('The signed-in user', 'auth'),
+  'PUT /auth/password': user('Change the password', 'auth', true),
+  'POST /auth/recover': open('Mail a password-reset link', 'auth', true),
+  'POST /auth/reset-password': open('Set a new password with a reset token', 'auth', true),
+  'GET /auth/confirm': open('Confirm an email address from a mailed link', 'auth'),
+  'POST /auth/token': open('Exchange a one-time session hand-off code for tokens', 'auth', true),
+  'GET /auth/oauth/:provider': open('Start OAuth sign-in (PKCE) with GitHub or Google', 'auth'),
+  'GET /auth/oauth/:provider/callback': open('OAuth redirect target', 'auth'),
+
+  'GET /api/projects': user('Projects of the signed-in user', 'projects'),
+  'POST /api/projects': user('Create a project (returns its API key once)', 'projects', true),
+  'PUT /api/projects/:id': user('Rename or edit a project', 'projects', true),
+  'DELETE /api/projects/:id': user('Delete a project and its data', 'projects'),
+  'POST /api/projects/:id/regenerate-api-key': user(
+    'Issue a new API key; the old one stops working',
+    'projects',
+  ),
+  'GET /api/projects/:id/members': user('Members and their roles', 'projects'),
+  'POST /api/projects/:id/members': user('Add a member', 'projects', true),
+  'DELETE /api/projects/:id/members/:userId': user('Remove a member', 'projects'),
+
+  'GET /api/:project/targets': user('Targets of a project', 'targets'),
+  'GET /api/:project/:target/region-config': user('Region configuration of a target', 'targets'),
+  'PUT /api/:project/:target/region-config': user(
+    'Replace the region configuration of a target',
+    'targets',
+    true,
+  ),
+  'GET /api/:project/:target/budgets': user('Budgets of a target', 'budgets'),
+  'POST /api/:project/:target/budgets': user('Add a budget', 'budgets', true),
+  'PUT /api/:project/:target/budgets/:id': user('Change a budget', 'budgets', true),
+  'DELETE /api/:project/:target/budgets/:id': user('Delete a budget', 'budgets'),
+
+  'POST /upload': {
+    summary: 'Upload a memory report (JSON or gzip JSON), MemBrowse-compatible',
+    tag: 'upload',
+    auth: 'apiKey',
+    body: true,
+  },
+  'GET /summary': {
+    summary: "Summary of a commit's reports across targets, for PR comments",
+    tag: 'upload',
+    auth: 'apiKey',
+  },
+
+  'GET /api/admin/ingest/failed': {
+    summary: 'Ingestion jobs that failed for good',
+    tag: 'admin',
+    auth: 'admin',
+  },
+  'POST /api/admin/ingest/failed/:jobId/retry': {
+    summary: 'Retry a failed ingestion job',
+    tag: 'admin',
+    auth: 'admin',
+  },
+};
