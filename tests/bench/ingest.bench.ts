@@ -1,0 +1,208 @@
+/**
+ * `npm run bench:ingest`: upload throughput and ingestion rate against the running stack
+ * (`npm run up`). 32 concurrent uploaders each send a series of 10k-symbol reports, as CI
+ * runners would (gzip bodies, one commit after another); the script measures each upload's
+ * acknowledgement time, then how fast the worker gets every symbol row into ClickHouse.
+ *
+ * Environment: GATEWAY_URL (default http://127.0.0.1:5000), DATABASE_URL (default: the local
+ * stack's), BENCH_UPLOADERS (32), BENCH_UPLOADS_EACH (15), BENCH_SYMBOLS (10000).
+ */
+import { gzipSync } from 'node:zlib';
+import { performance } from 'node:perf_hooks';
+import { cpus, totalmem } from 'node:os';
+import { createPrismaClient } from '@memtrail/db';
+import { readStackEnv } from '@memtrail/local-stack';
+import type { MemoryReport, ReportSymbol, UploadEnvelope } from '@memtrail/contracts';
+import { issueApiKey } from '../../services/gateway/src/api-keys/api-key.service.js';
+
+const env = { ...readStackEnv(), ...process.env };
+const gateway = env.GATEWAY_URL ?? 'http://127.0.0.1:5000';
+const uploaders = Number(env.BENCH_UPLOADERS ?? 32);
+const uploadsEach = Number(env.BENCH_UPLOADS_EACH ?? 15);
+const symbolCount = Number(env.BENCH_SYMBOLS ?? 10_000);
+if (!env.DATABASE_URL)
+  throw new Error('DATABASE_URL is not set and no local stack env was found (run npm run up)');
+
+function baseSymbols(): ReportSymbol[] {
+  return Array.from({ length: symbolCount }, (_, i) => ({
+    name: `module_${i % 97}_fn_${i}`,
+    address: 0x0800_0000 + i * 32,
+    size: 8 + (i % 200),
+    type: i % 5 === 0 ? 'OBJECT' : 'FUNC',
+    binding: 'GLOBAL',
+    section: i % 5 === 0 ? '.data' : '.text',
+    source_file: `src/module_${i % 97}/file_${i % 13}.c`,
+    source_line: (i * 7) % 900,
+    visibility: 'DEFAULT',
+    archive: '',
+    object_file: `file_${i % 13}.o`,
+  }));
+}
+
+/** One build: a few symbols change size from commit to commit, as in most real commits. */
+function report(symbols: ReportSymbol[], step: number): MemoryReport {
+  for (let k = 0; k < 20; k++) symbols[(step * 37 + k * 101) % symbols.length]!.size += 4;
+  const text = symbols.filter((s) => s.section === '.text').reduce((n, s) => n + s.size, 0);
+  const data = symbols.filter((s) => s.section === '.data').reduce((n, s) => n + s.size, 0);
+  const region = (
+    address: number,
+    limit: number,
+    used: number,
+    sections: { name: string; size: number }[],
+  ) => ({
+    address,
+    limit_size: limit,
+    type: 'UNKNOWN',
+    used_size: used,
+    free_size: limit - used,
+    utilization_percent: (used / limit) * 100,
+    sections: sections.map((s) => ({ ...s, address, type: 'code', end_address: address + s.size })),
+  });
+  return {
+    file_path: 'fw.elf',
+    architecture: 'ARM',
+    toolchain: 'gcc-12.2.1',
+    entry_point: 0x0800_0000,
+    file_type: 'ET_EXEC',
+    machine: 'EM_ARM',
+    symbols,
+    program_headers: [],
+    memory_layout: {
+      FLASH: region(0x0800_0000, 2 * 1024 * 1024, text + data, [
+        { name: '.text', size: text },
+        { name: '.data', size: data },
+      ]),
+      RAM: region(0x2000_0000, 256 * 1024, data, [{ name: '.data', size: data }]),
+    },
+  };
+}
+
+const sha = (uploader: number, step: number) =>
+  `${Date.now().toString(16)}${uploader.toString(16).padStart(4, '0')}${step.toString(16).padStart(4, '0')}`.padEnd(
+    40,
+    '0',
+  );
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function main(): Promise<void> {
+  const prisma = createPrismaClient(env.DATABASE_URL!);
+  const stamp = Date.now();
+  const user = await prisma.user.create({ data: { email: `bench-${stamp}@example.com` } });
+  const project = await prisma.project.create({
+    data: {
+      name: `Ingest bench ${stamp}`,
+      ownerId: user.id,
+      members: { create: { userId: user.id, role: 'owner' } },
+    },
+  });
+  const key = await issueApiKey(prisma, project.id);
+
+  console.log(`preparing ${uploaders * uploadsEach} uploads of ${symbolCount} symbols…`);
+  const bodies: Buffer[][] = [];
+  for (let u = 0; u < uploaders; u++) {
+    const symbols = baseSymbols();
+    const series: Buffer[] = [];
+    for (let step = 0; step < uploadsEach; step++) {
+      const envelope: UploadEnvelope = {
+        metadata: {
+          git: {
+            commit_hash: sha(u, step),
+            base_commit_hash: step === 0 ? null : sha(u, step - 1),
+            branch_name: 'main',
+            commit_timestamp: new Date(stamp + step * 60_000).toISOString(),
+          },
+          target_name: `target-${u}`,
+          analysis_version: 'bench',
+        },
+        memory_analysis: report(symbols, step),
+      };
+      series.push(gzipSync(JSON.stringify(envelope), { level: 1 }));
+    }
+    bodies.push(series);
+  }
+
+  const latencies: number[] = [];
+  const started = performance.now();
+  const startedAt = new Date();
+  await Promise.all(
+    bodies.map(async (series) => {
+      for (const body of series) {
+        const t0 = performance.now();
+        const response = await fetch(`${gateway}/upload`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${key.key}`,
+            'Content-Type': 'application/json',
+            'Content-Encoding': 'gzip',
+          },
+          body,
+        });
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`upload failed: ${response.status}`);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const uploadSeconds = (performance.now() - started) / 1000;
+
+  const total = uploaders * uploadsEach;
+  const where = { target: { projectId: project.id } };
+  let ingested = 0;
+  while (ingested < total) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    ingested = await prisma.report.count({ where: { ...where, status: 'ingested' } });
+    const failed = await prisma.report.count({ where: { ...where, status: 'failed' } });
+    if (failed > 0) throw new Error(`${failed} report(s) failed to ingest`);
+  }
+  const endToEnd = (Date.now() - startedAt.getTime()) / 1000;
+  const window = await prisma.report.aggregate({
+    where,
+    _min: { ingestedAt: true },
+    _max: { ingestedAt: true },
+  });
+  const rows = total * symbolCount;
+
+  latencies.sort((a, b) => a - b);
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  console.log(
+    JSON.stringify(
+      {
+        machine: {
+          cpus: cpus().length,
+          cpu: cpus()[0]?.model,
+          memory_gib: +(totalmem() / 2 ** 30).toFixed(1),
+          node: process.version,
+        },
+        date: new Date().toISOString(),
+        uploaders,
+        uploads: total,
+        symbols_per_report: symbolCount,
+        ack: {
+          p50: ms(percentile(latencies, 50)),
+          p95: ms(percentile(latencies, 95)),
+          p99: ms(percentile(latencies, 99)),
+          max: ms(latencies.at(-1)!),
+        },
+        uploads_per_second: +(total / uploadSeconds).toFixed(1),
+        symbol_rows: rows,
+        end_to_end_seconds: +endToEnd.toFixed(1),
+        rows_per_second_end_to_end: Math.round(rows / endToEnd),
+        rows_per_second_ingest_window: Math.round(
+          rows /
+            ((window._max.ingestedAt!.getTime() - window._min.ingestedAt!.getTime()) / 1000 || 1),
+        ),
+      },
+      null,
+      2,
+    ),
+  );
+  await prisma.$disconnect();
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
