@@ -6,6 +6,18 @@ import type { DependencyCheck } from './health.js';
  */
 export const QueryPatterns = {
   ping: 'query.ping',
+  heads: 'query.heads',
+  commits: 'query.commits',
+  report: 'query.report',
+  tree: 'query.tree',
+  reportExport: 'query.report-export',
+  diff: 'query.diff',
+  diffExport: 'query.diff-export',
+  regionSeries: 'query.series.regions',
+  sectionSeries: 'query.series.sections',
+  symbolHistory: 'query.history.symbol',
+  fileHistory: 'query.history.file',
+  growers: 'query.growers',
 } as const;
 
 /** Reply to `query.ping`: the query service's own view of the stores it reads. */

@@ -10,6 +10,7 @@ import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { InfraModule } from './infra/infra.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
+import { ReadsModule } from './reads/reads.module.js';
 import { UploadModule } from './upload/upload.module.js';
 
 @Module({})
@@ -26,6 +27,7 @@ export class AppModule {
         ProjectsModule,
         UploadModule,
         BudgetsModule,
+        ReadsModule,
         AdminModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: EnvelopeExceptionFilter }],

@@ -1,0 +1,269 @@
+import { BadRequestException, Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import {
+  QueryPatterns,
+  success,
+  type CommitDiffData,
+  type CommitPageData,
+  type CommitReportData,
+  type ExportReply,
+  type GrowersData,
+  type HeadsData,
+  type HistoryData,
+  type RegionSeriesData,
+  type SectionSeriesData,
+  type SuccessEnvelope,
+  type TargetRef,
+  type TreeData,
+} from '@memtrail/contracts';
+import type { Response } from 'express';
+import { CurrentUser, JwtAuthGuard } from '../auth/jwt-auth.guard.js';
+import type { AuthenticatedUser } from '../auth/jwt.strategy.js';
+import { ProjectAccessService } from '../projects/project-access.service.js';
+import * as p from './params.js';
+import { QueryClient } from './query-client.service.js';
+
+/**
+ * Reads under `/api/{project}/{target}/` (contracts: query.ts). Each checks the session and the
+ * caller's membership (404 for non-members), parses parameters (400 with the reason), then
+ * forwards to the query service. Routes with a fixed last segment come before
+ * `commit/:shaA/:shaB`, which would otherwise take `commit/{sha}/tree`.
+ */
+@Controller('api/:project/:target')
+@UseGuards(JwtAuthGuard)
+export class ReadsController {
+  constructor(
+    private readonly access: ProjectAccessService,
+    private readonly query: QueryClient,
+  ) {}
+
+  private async ref(user: AuthenticatedUser, project: string, target: string): Promise<TargetRef> {
+    await this.access.require(user.userId, project);
+    return { projectId: project, target };
+  }
+
+  private async read<T>(pattern: string, payload: object): Promise<SuccessEnvelope<T>> {
+    return success(await this.query.send<T>(pattern, payload));
+  }
+
+  private async download(res: Response, pattern: string, payload: object): Promise<void> {
+    const file = await this.query.send<ExportReply>(pattern, payload);
+    res.status(200).type(file.contentType).attachment(file.filename).send(file.body);
+  }
+
+  @Get('heads')
+  async heads(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('project') project: string,
+    @Param('target') target: string,
+  ): Promise<SuccessEnvelope<HeadsData>> {
+    return this.read(QueryPatterns.heads, await this.ref(user, project, target));
+  }
+
+  @Get('commits/:sha')
+  async commits(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('project') project: string,
+    @Param('target') target: string,
+    @Param('sha') sha: string,
+    @Query() q: p.RawQuery,
+  ): Promise<SuccessEnvelope<CommitPageData>> {
+    const ref = await this.ref(user, project, target);
+    return this.read(QueryPatterns.commits, {
+      ...ref,
+      sha: p.sha(sha),
+      count: p.int(q, 'count', 50, 1, 500),
+      offset: p.int(q, 'offset', 0, 0, 1_000_000),
+      onlyChanged: p.bool(q, 'only_changed', false),
+    });
+  }
+
+  @Get('commit/:sha/tree')
+  async tree(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('project') project: string,
+    @Param('target') target: string,
+    @Param('sha') sha: string,
+    @Query() q: p.RawQuery,
+  ): Promise<SuccessEnvelope<TreeData>> {
+    const ref = await this.ref(user, project, target);
+    return this.read(QueryPatterns.tree, {
+      ...ref,
+      sha: p.sha(sha),
+      groupBy: p.oneOf(q, 'group_by', ['source', 'object'] as const, 'source'),
+      includeSymbols: p.bool(q, 'include_symbols', true),
+    });
+  }
+
+  @Get('commit/:sha/export')
+  async exportReport(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('project') project: string,
+    @Param('target') target: string,
+    @Param('sha') sha: string,
+    @Query() q: p.RawQuery,
+    @Res() res: Response,
+  ): Promise<void> {
+    const ref = await this.ref(user, project, target);
+    await this.download(res, QueryPatterns.reportExport, {
+      ...ref,
+      sha: p.sha(sha),
+      format: p.format(q),
+    });
+  }
+
+  @Get('commit/:sha')
+  async report(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('project') project: string,
+    @Param('target') target: string,
+    @Param('sha') sha: string,
+    @Query() q: p.RawQuery,
+  ): Promise<SuccessEnvelope<CommitReportData>> {
+    const ref = await this.ref(user, project, target);
+    return this.read(QueryPatterns.report, {
+      ...ref,
+      sha: p.sha(sha),
+      includeSymbols: p.bool(q, 'include_symbols', false),
+    });
+  }
+
+  @Get('commit/:shaA/:shaB/export')
+  async exportDiff(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('project') project: string,
+    @Param('target') target: string,
+    @Param('shaA') shaA: string,
+    @Param('shaB') shaB: string,
+    @Query() q: p.RawQuery,
+    @Res() res: Response,
+  ): Promise<void> {
+    const ref = await this.ref(user, project, target);
+    await this.download(res, QueryPatterns.diffExport, {
+      ...ref,
+      baseSha: p.sha(shaA, 'shaA'),
+      headSha: p.sha(shaB, 'shaB'),
+      allSymbols: p.bool(q, 'all_symbols', false),
+      format: p.format(q),
+    });
+  }
+
+  @Get('commit/:shaA/:shaB')
+  async diff(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('project') project: string,
+    @Param('target') target: string,
+    @Param('shaA') shaA: string,
+    @Param('shaB') shaB: string,
+    @Query() q: p.RawQuery,
+  ): Promise<SuccessEnvelope<CommitDiffData>> {
+    const ref = await this.ref(user, project, target);
+    return this.read(QueryPatterns.diff, {
+      ...ref,
+      baseSha: p.sha(shaA, 'shaA'),
+      headSha: p.sha(shaB, 'shaB'),
+      allSymbols: p.bool(q, 'all_symbols', false),
+    });
+  }
+
+  @Get('series/regions')
+  async regionSeries(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('project') project: string,
+    @Param('target') target: string,
+    @Query() q: p.RawQuery,
+  ): Promise<SuccessEnvelope<RegionSeriesData>> {
+    const ref = await this.ref(user, project, target);
+    return this.read(QueryPatterns.regionSeries, { ...ref, selection: p.selection(q) });
+  }
+
+  @Get('series/sections')
+  async sectionSeries(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('project') project: string,
+    @Param('target') target: string,
+    @Query() q: p.RawQuery,
+  ): Promise<SuccessEnvelope<SectionSeriesData>> {
+    const ref = await this.ref(user, project, target);
+    const names = p.text(q, 'names');
+    return this.read(QueryPatterns.sectionSeries, {
+      ...ref,
+      selection: p.selection(q),
+      ...(names
+        ? {
+            names: names
+              .split(',')
+              .map((n) => n.trim())
+              .filter(Boolean),
+          }
+        : {}),
+    });
+  }
+
+  @Get('symbols/history')
+  async symbolHistory(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('project') project: string,
+    @Param('target') target: string,
+    @Query() q: p.RawQuery,
+  ): Promise<SuccessEnvelope<HistoryData>> {
+    const ref = await this.ref(user, project, target);
+    return this.read(QueryPatterns.symbolHistory, {
+      ...ref,
+      subject: p.required(q, 'name'),
+      selection: p.selection(q),
+    });
+  }
+
+  @Get('files/history')
+  async fileHistory(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('project') project: string,
+    @Param('target') target: string,
+    @Query() q: p.RawQuery,
+  ): Promise<SuccessEnvelope<HistoryData>> {
+    const ref = await this.ref(user, project, target);
+    return this.read(QueryPatterns.fileHistory, {
+      ...ref,
+      subject: p.required(q, 'path'),
+      selection: p.selection(q),
+    });
+  }
+
+  @Get('growers')
+  async growers(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('project') project: string,
+    @Param('target') target: string,
+    @Query() q: p.RawQuery,
+  ): Promise<SuccessEnvelope<GrowersData>> {
+    const ref = await this.ref(user, project, target);
+    const base = p.text(q, 'base', 64);
+    const head = p.text(q, 'head', 64);
+    const branch = p.text(q, 'branch', 255);
+    const common = {
+      ...ref,
+      by: p.oneOf(q, 'by', ['symbol', 'file'] as const, 'symbol'),
+      limit: p.int(q, 'limit', 20, 1, 1000),
+    };
+    if (branch !== undefined && base === undefined && head === undefined) {
+      const from = p.time(q, 'from');
+      const to = p.time(q, 'to');
+      return this.read(QueryPatterns.growers, {
+        ...common,
+        branch,
+        ...(from ? { from } : {}),
+        ...(to ? { to } : {}),
+      });
+    }
+    if (branch !== undefined || base === undefined || head === undefined) {
+      throw new BadRequestException(
+        'Give base and head commits, or a branch with an optional from/to window',
+      );
+    }
+    return this.read(QueryPatterns.growers, {
+      ...common,
+      baseSha: p.sha(base, 'base'),
+      headSha: p.sha(head, 'head'),
+    });
+  }
+}

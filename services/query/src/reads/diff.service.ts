@@ -1,0 +1,184 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type {
+  CommitDiffData,
+  DiffRequest,
+  MemoryReport,
+  ReportRegion,
+  ReportSymbol,
+  TargetRef,
+} from '@memtrail/contracts';
+import { diffReports } from '@memtrail/report';
+import { badRequest } from './errors.js';
+import { commitInfo, reportInfo, type ReportRecord } from './report-rows.js';
+import { ReportsRepository } from './reports.repository.js';
+import { versionOf } from './report.service.js';
+import {
+  SymbolStore,
+  type GroupRow,
+  type ReportVersion,
+  type SectionBytes,
+} from './symbol-store.js';
+
+/** Prefix of the stand-in symbols that carry unchanged bytes; never returned (always unchanged). */
+const UNCHANGED = '\u0000unchanged';
+
+/**
+ * Server-side diffs with the diff engine of @memtrail/report (the same cascade the CLI shows).
+ * Only name groups that differ leave ClickHouse: the rest is, per section and region, one
+ * stand-in symbol of the same size on both sides, so section padding and every total still
+ * reconcile exactly while 40k-symbol reports move a few hundred rows (see docs/query.md).
+ */
+@Injectable()
+export class DiffService {
+  constructor(
+    @Inject(ReportsRepository) private readonly reports: ReportsRepository,
+    @Inject(SymbolStore) private readonly store: SymbolStore,
+  ) {}
+
+  async diff(req: DiffRequest): Promise<CommitDiffData> {
+    const target = await this.reports.target(req);
+    const [base, head] = await Promise.all([
+      this.reports.report(target, req.baseSha),
+      this.reports.report(target, req.headSha),
+    ]);
+    return this.between(base, head, req.allSymbols);
+  }
+
+  async between(
+    base: ReportRecord,
+    head: ReportRecord,
+    allSymbols: boolean,
+  ): Promise<CommitDiffData> {
+    const a = ingested(base);
+    const b = ingested(head);
+    const [oldReport, newReport] = allSymbols
+      ? await Promise.all([this.fullReport(a), this.fullReport(b)])
+      : await this.reducedReports(a, b);
+    return {
+      base: { commit: commitInfo(base.commit), report: reportInfo(base) },
+      head: { commit: commitInfo(head.commit), report: reportInfo(head) },
+      diff: diffReports(oldReport, newReport, { includeUnchanged: allSymbols }),
+      all_symbols: allSymbols,
+    };
+  }
+
+  async resolve(ref: TargetRef, sha: string): Promise<ReportRecord> {
+    return this.reports.report(await this.reports.target(ref), sha);
+  }
+
+  private async layout(v: ReportVersion): Promise<Record<string, ReportRegion>> {
+    const [regions, sections] = await Promise.all([this.store.regions(v), this.store.sections(v)]);
+    const layout: Record<string, ReportRegion> = {};
+    for (const r of regions) {
+      layout[r.name] = {
+        address: r.address,
+        limit_size: r.limit_size,
+        type: r.type,
+        used_size: r.used_size,
+        free_size: r.free_size,
+        utilization_percent: r.limit_size ? (r.used_size / r.limit_size) * 100 : 0,
+        sections: [],
+      };
+    }
+    for (const s of sections) {
+      layout[s.region]?.sections.push({ ...s, end_address: s.address + s.size });
+    }
+    return layout;
+  }
+
+  private async fullReport(v: ReportVersion): Promise<MemoryReport> {
+    const [layout, symbols] = await Promise.all([this.layout(v), this.store.symbols(v)]);
+    return report(layout, symbols);
+  }
+
+  private async reducedReports(
+    a: ReportVersion,
+    b: ReportVersion,
+  ): Promise<[MemoryReport, MemoryReport]> {
+    const [oldLayout, newLayout, groups, bytes] = await Promise.all([
+      this.layout(a),
+      this.layout(b),
+      this.store.differingGroups(a, b),
+      this.store.sectionBytes(a, b),
+    ]);
+    const oldSide = new FetchedSide();
+    const newSide = new FetchedSide();
+    for (const g of groups) {
+      for (const row of g.old_rows) oldSide.add(g.name, row);
+      for (const row of g.new_rows) newSide.add(g.name, row);
+    }
+    return [
+      report(oldLayout, [...oldSide.symbols, ...oldSide.standIns(bytes, a.reportId)]),
+      report(newLayout, [...newSide.symbols, ...newSide.standIns(bytes, b.reportId)]),
+    ];
+  }
+}
+
+function ingested(r: ReportRecord): ReportVersion {
+  const v = versionOf(r);
+  if (!v) {
+    throw badRequest(
+      `Commit ${r.commit.sha} of target ${r.targetName} is still being ingested; try again shortly`,
+    );
+  }
+  return v;
+}
+
+function report(layout: Record<string, ReportRegion>, symbols: ReportSymbol[]): MemoryReport {
+  return {
+    file_path: null,
+    architecture: null,
+    entry_point: null,
+    file_type: null,
+    machine: null,
+    program_headers: [],
+    memory_layout: layout,
+    symbols,
+  };
+}
+
+const sectionKey = (section: string, region: string) => `${section}\u0000${region}`;
+
+/** The symbols of differing groups on one side, and their bytes per section and region. */
+class FetchedSide {
+  readonly symbols: ReportSymbol[] = [];
+  private readonly bytes = new Map<string, number>();
+
+  add(name: string, row: GroupRow): void {
+    const [address, size, type, section, region, source_file, archive, object_file, binding] = row;
+    this.symbols.push({
+      name,
+      address,
+      size,
+      type,
+      section,
+      source_file,
+      archive,
+      object_file,
+      binding,
+    });
+    const key = sectionKey(section, region);
+    this.bytes.set(key, (this.bytes.get(key) ?? 0) + size);
+  }
+
+  /**
+   * Per section and region, the bytes of symbols left in ClickHouse (all bytes minus those
+   * fetched) as one symbol at an address of that section, so the engine's placement counts
+   * them where the real symbols lie.
+   */
+  standIns(all: SectionBytes[], reportId: string): ReportSymbol[] {
+    return all
+      .filter((b) => b.report_id === reportId)
+      .map((b) => ({ b, rest: b.bytes - (this.bytes.get(sectionKey(b.section, b.region)) ?? 0) }))
+      .filter(({ rest }) => rest !== 0)
+      .map(({ b, rest }) => ({
+        name: `${UNCHANGED} ${b.section} ${b.region}`,
+        address: b.first_address,
+        size: rest,
+        type: b.first_type,
+        binding: 'LOCAL',
+        section: b.section,
+        source_file: '',
+      }));
+  }
+}

@@ -1,0 +1,124 @@
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  QueryPatterns,
+  type CommitDiffData,
+  type CommitPageData,
+  type CommitReportData,
+  type CommitsRequest,
+  type DiffExportRequest,
+  type DiffRequest,
+  type ExportReply,
+  type GrowersData,
+  type GrowersRequest,
+  type HeadsData,
+  type HistoryData,
+  type HistoryRequest,
+  type RegionSeriesData,
+  type ReportExportRequest,
+  type ReportRequest,
+  type SectionSeriesData,
+  type SeriesRequest,
+  type TargetRef,
+  type TreeData,
+  type TreeRequest,
+} from '@memtrail/contracts';
+import { CommitsService } from './commits.service.js';
+import { DiffService } from './diff.service.js';
+import { ExportService } from './export.service.js';
+import { GrowersService } from './growers.service.js';
+import { HeadsService } from './heads.service.js';
+import { HistoryService } from './history.service.js';
+import { ReportService, versionOf } from './report.service.js';
+import { SeriesService } from './series.service.js';
+import { SymbolStore } from './symbol-store.js';
+import { buildTree } from './tree.js';
+import { badRequest } from './errors.js';
+
+/** Every read the gateway forwards; requests arrive parsed and membership-checked. */
+@Controller()
+export class ReadsController {
+  constructor(
+    @Inject(HeadsService) private readonly headsService: HeadsService,
+    @Inject(CommitsService) private readonly commitsService: CommitsService,
+    @Inject(ReportService) private readonly reportService: ReportService,
+    @Inject(DiffService) private readonly diffService: DiffService,
+    @Inject(ExportService) private readonly exportService: ExportService,
+    @Inject(SeriesService) private readonly seriesService: SeriesService,
+    @Inject(HistoryService) private readonly historyService: HistoryService,
+    @Inject(GrowersService) private readonly growersService: GrowersService,
+    @Inject(SymbolStore) private readonly store: SymbolStore,
+  ) {}
+
+  @MessagePattern(QueryPatterns.heads)
+  heads(@Payload() req: TargetRef): Promise<HeadsData> {
+    return this.headsService.heads(req);
+  }
+
+  @MessagePattern(QueryPatterns.commits)
+  commits(@Payload() req: CommitsRequest): Promise<CommitPageData> {
+    return this.commitsService.page(req);
+  }
+
+  @MessagePattern(QueryPatterns.report)
+  report(@Payload() req: ReportRequest): Promise<CommitReportData> {
+    return this.reportService.report(req);
+  }
+
+  @MessagePattern(QueryPatterns.tree)
+  async tree(@Payload() req: TreeRequest): Promise<TreeData> {
+    const record = await this.reportService.find(req, req.sha);
+    const version = versionOf(record);
+    if (!version) {
+      throw badRequest(
+        `Commit ${req.sha} of target ${req.target} is still being ingested; try again shortly`,
+      );
+    }
+    const symbols = await this.store.symbols(version);
+    return {
+      commit_sha: req.sha,
+      group_by: req.groupBy,
+      tree: buildTree(symbols, req.groupBy, req.includeSymbols),
+    };
+  }
+
+  @MessagePattern(QueryPatterns.reportExport)
+  reportExport(@Payload() req: ReportExportRequest): Promise<ExportReply> {
+    return this.exportService.report(req);
+  }
+
+  @MessagePattern(QueryPatterns.diff)
+  diff(@Payload() req: DiffRequest): Promise<CommitDiffData> {
+    return this.diffService.diff(req);
+  }
+
+  @MessagePattern(QueryPatterns.diffExport)
+  diffExport(@Payload() req: DiffExportRequest): Promise<ExportReply> {
+    return this.exportService.diff(req);
+  }
+
+  @MessagePattern(QueryPatterns.regionSeries)
+  regionSeries(@Payload() req: SeriesRequest): Promise<RegionSeriesData> {
+    return this.seriesService.regions(req);
+  }
+
+  @MessagePattern(QueryPatterns.sectionSeries)
+  sectionSeries(@Payload() req: SeriesRequest): Promise<SectionSeriesData> {
+    return this.seriesService.sections(req);
+  }
+
+  @MessagePattern(QueryPatterns.symbolHistory)
+  symbolHistory(@Payload() req: HistoryRequest): Promise<HistoryData> {
+    return this.historyService.symbol(req);
+  }
+
+  @MessagePattern(QueryPatterns.fileHistory)
+  fileHistory(@Payload() req: HistoryRequest): Promise<HistoryData> {
+    return this.historyService.file(req);
+  }
+
+  @MessagePattern(QueryPatterns.growers)
+  growers(@Payload() req: GrowersRequest): Promise<GrowersData> {
+    return this.growersService.growers(req);
+  }
+}

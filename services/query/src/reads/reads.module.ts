@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { ChainRepository } from './chain.repository.js';
+import { CommitsService } from './commits.service.js';
+import { DiffService } from './diff.service.js';
+import { ExportService } from './export.service.js';
+import { GrowersService } from './growers.service.js';
+import { HeadsService } from './heads.service.js';
+import { HistoryService } from './history.service.js';
+import { ReadsController } from './reads.controller.js';
+import { ReportService } from './report.service.js';
+import { ReportsRepository } from './reports.repository.js';
+import { SelectionRepository } from './selection.repository.js';
+import { SeriesService } from './series.service.js';
+import { SymbolStore } from './symbol-store.js';
+
+@Module({
+  controllers: [ReadsController],
+  providers: [
+    ReportsRepository,
+    ChainRepository,
+    SelectionRepository,
+    SymbolStore,
+    HeadsService,
+    CommitsService,
+    ReportService,
+    DiffService,
+    ExportService,
+    SeriesService,
+    HistoryService,
+    GrowersService,
+  ],
+})
+export class ReadsModule {}

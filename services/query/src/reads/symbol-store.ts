@@ -1,0 +1,193 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ReportSectionRow, ReportRegionRow, ReportSymbolRow } from '@memtrail/contracts';
+import { ClickHouseClient } from '@memtrail/clickhouse';
+
+/** Which rows of a report to read: always the version Postgres says is complete. */
+export interface ReportVersion {
+  projectId: string;
+  targetId: string;
+  reportId: string;
+  version: number;
+}
+
+/** One side's rows of a name group that differs between two reports (see differingGroups). */
+export type GroupRow = [
+  address: number,
+  size: number,
+  type: string,
+  section: string,
+  region: string,
+  source_file: string,
+  archive: string,
+  object_file: string,
+  binding: string,
+];
+
+export interface DifferingGroup {
+  name: string;
+  old_rows: GroupRow[];
+  new_rows: GroupRow[];
+}
+
+export interface SectionBytes {
+  report_id: string;
+  section: string;
+  region: string;
+  bytes: number;
+  first_address: number;
+  first_type: string;
+}
+
+export interface VersionedSize {
+  report_id: string;
+  ingest_version: number;
+  size: number;
+  count: number;
+}
+
+export interface FileDelta {
+  source_file: string;
+  old_size: number;
+  new_size: number;
+}
+
+const SYMBOL_COLUMNS = `name, full_name, address, size, type, binding, section, region, source_file,
+  source_line, archive, object_file`;
+
+/** Sizes come back as numbers: every size and address of firmware fits a double exactly. */
+const NUMBERS = { output_format_json_quote_64bit_integers: 0 } as const;
+
+const SIDE = (p: string) =>
+  `(report_id = {${p}Id:String} AND ingest_version = {${p}Version:UInt64})`;
+
+/**
+ * Named ClickHouse reads of the query service. Every read is keyed by the table's ordering-key
+ * prefix (project, target, report) or by the `symbol_history` projection / `file_sizes_v1`, and
+ * always at the version Postgres records as ingested.
+ */
+@Injectable()
+export class SymbolStore {
+  constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient) {}
+
+  private async rows<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
+    const result = await this.clickhouse.query({
+      query,
+      query_params: params,
+      format: 'JSONEachRow',
+      clickhouse_settings: NUMBERS,
+    });
+    return result.json<T>();
+  }
+
+  private static params(r: ReportVersion, prefix = '') {
+    return {
+      projectId: r.projectId,
+      targetId: r.targetId,
+      [`${prefix}Id`]: r.reportId,
+      [`${prefix}Version`]: r.version,
+    };
+  }
+
+  async regions(r: ReportVersion): Promise<ReportRegionRow[]> {
+    const rows = await this.rows<Omit<ReportRegionRow, 'free_size'>>(
+      `SELECT name, type, address, limit_size, used_size FROM regions_v1
+       WHERE project_id = {projectId:String} AND target_id = {targetId:String} AND ${SIDE('')}
+       ORDER BY address, name`,
+      SymbolStore.params(r),
+    );
+    return rows.map((row) => ({ ...row, free_size: row.limit_size - row.used_size }));
+  }
+
+  async sections(r: ReportVersion): Promise<ReportSectionRow[]> {
+    return this.rows<ReportSectionRow>(
+      `SELECT name, region, address, size, type FROM sections_v1
+       WHERE project_id = {projectId:String} AND target_id = {targetId:String} AND ${SIDE('')}
+       ORDER BY address, name`,
+      SymbolStore.params(r),
+    );
+  }
+
+  /** Every symbol of a report, by address (one contiguous range of the ordering key). */
+  async symbols(r: ReportVersion): Promise<ReportSymbolRow[]> {
+    return this.rows<ReportSymbolRow>(
+      `SELECT ${SYMBOL_COLUMNS} FROM symbols_v1
+       WHERE project_id = {projectId:String} AND target_id = {targetId:String} AND ${SIDE('')}
+       ORDER BY address, symbol_index`,
+      SymbolStore.params(r),
+    );
+  }
+
+  /**
+   * Name groups whose rows differ between two reports. A group whose rows, in address order,
+   * have the same size, section, region and source on both sides pairs up as unchanged in every
+   * pass of the diff cascade, so only the others need to leave ClickHouse.
+   */
+  async differingGroups(a: ReportVersion, b: ReportVersion): Promise<DifferingGroup[]> {
+    const row = `(address, size, type, section, region, source_file, archive, object_file, binding)`;
+    const key = `x -> (x.2, x.4, x.5, x.6)`;
+    return this.rows<DifferingGroup>(
+      `SELECT name,
+         arraySort(groupArrayIf(${row}, ${SIDE('a')})) AS old_rows,
+         arraySort(groupArrayIf(${row}, ${SIDE('b')})) AS new_rows
+       FROM symbols_v1
+       WHERE project_id = {projectId:String} AND target_id = {targetId:String}
+         AND (${SIDE('a')} OR ${SIDE('b')})
+       GROUP BY name
+       HAVING arrayMap(${key}, old_rows) != arrayMap(${key}, new_rows)`,
+      { ...SymbolStore.params(a, 'a'), ...SymbolStore.params(b, 'b') },
+    );
+  }
+
+  /** Symbol bytes per section and region of both reports, with one address inside each. */
+  async sectionBytes(a: ReportVersion, b: ReportVersion): Promise<SectionBytes[]> {
+    return this.rows<SectionBytes>(
+      `SELECT report_id, section, region, sum(size) AS bytes,
+         min(address) AS first_address, argMin(type, address) AS first_type
+       FROM symbols_v1
+       WHERE project_id = {projectId:String} AND target_id = {targetId:String}
+         AND (${SIDE('a')} OR ${SIDE('b')})
+       GROUP BY report_id, section, region`,
+      { ...SymbolStore.params(a, 'a'), ...SymbolStore.params(b, 'b') },
+    );
+  }
+
+  /** Per source file, bytes in each of two reports, only files that changed. */
+  async fileDeltas(a: ReportVersion, b: ReportVersion): Promise<FileDelta[]> {
+    return this.rows<FileDelta>(
+      `SELECT source_file, sumIf(size, ${SIDE('a')}) AS old_size, sumIf(size, ${SIDE('b')}) AS new_size
+       FROM symbols_v1
+       WHERE project_id = {projectId:String} AND target_id = {targetId:String}
+         AND (${SIDE('a')} OR ${SIDE('b')})
+       GROUP BY source_file
+       HAVING old_size != new_size`,
+      { ...SymbolStore.params(a, 'a'), ...SymbolStore.params(b, 'b') },
+    );
+  }
+
+  /**
+   * One symbol name's size in every report version of a target, read through the
+   * `symbol_history` projection (ordered by project, target, name). Callers keep the versions
+   * Postgres marks as ingested.
+   */
+  async symbolSizes(projectId: string, targetId: string, name: string): Promise<VersionedSize[]> {
+    return this.rows<VersionedSize>(
+      `SELECT report_id, ingest_version, sum(size) AS size, count() AS count
+       FROM symbols_v1
+       WHERE project_id = {projectId:String} AND target_id = {targetId:String} AND name = {name:String}
+       GROUP BY report_id, ingest_version`,
+      { projectId, targetId, name },
+    );
+  }
+
+  /** One source file's bytes in every report version of a target (`file_sizes_v1`). */
+  async fileSizes(projectId: string, targetId: string, path: string): Promise<VersionedSize[]> {
+    return this.rows<VersionedSize>(
+      `SELECT report_id, ingest_version, sum(size) AS size, sum(symbols) AS count
+       FROM file_sizes_v1
+       WHERE project_id = {projectId:String} AND target_id = {targetId:String}
+         AND source_file = {path:String}
+       GROUP BY report_id, ingest_version`,
+      { projectId, targetId, path },
+    );
+  }
+}
