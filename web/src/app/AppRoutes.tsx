@@ -17,7 +17,15 @@ const ResetPasswordPage = lazyPage(
   'ResetPasswordPage',
 );
 const ProjectsPage = lazyPage(() => import('../pages/ProjectsPage.tsx'), 'ProjectsPage');
-const TargetPage = lazyPage(() => import('../pages/TargetPage.tsx'), 'TargetPage');
+const DashboardPage = lazyPage(() => import('../pages/target/DashboardPage.tsx'), 'DashboardPage');
+const CommitPage = lazyPage(() => import('../pages/target/CommitPage.tsx'), 'CommitPage');
+const ComparePage = lazyPage(() => import('../pages/target/ComparePage.tsx'), 'ComparePage');
+const SymbolsPage = lazyPage(() => import('../pages/target/SymbolsPage.tsx'), 'SymbolsPage');
+const RegionConfigPage = lazyPage(
+  () => import('../pages/target/RegionConfigPage.tsx'),
+  'RegionConfigPage',
+);
+const SettingsPage = lazyPage(() => import('../pages/settings/SettingsPage.tsx'), 'SettingsPage');
 
 const pricing = (
   <Suspense fallback={<Spinner message="Loading pricing..." />}>
@@ -52,20 +60,20 @@ export function AppRoutes() {
         <Route element={<AppLayout />}>
           <Route index element={<ProjectsPage />} />
           <Route path="project/:projectId">
-            <Route path="settings" element={<TargetPage view="settings" />} />
+            <Route path="settings" element={<SettingsPage />} />
             <Route path="target/:targetName">
               <Route
                 index
                 element={
                   <DashboardErrorBoundary>
-                    <TargetPage view="dashboard" />
+                    <DashboardPage />
                   </DashboardErrorBoundary>
                 }
               />
-              <Route path="symbols" element={<TargetPage view="symbols" />} />
-              <Route path="compare" element={<TargetPage view="compare" />} />
-              <Route path="region-config" element={<TargetPage view="region-config" />} />
-              <Route path="commit/:commitSha" element={<TargetPage view="commit" />} />
+              <Route path="symbols" element={<SymbolsPage />} />
+              <Route path="compare" element={<ComparePage />} />
+              <Route path="region-config" element={<RegionConfigPage />} />
+              <Route path="commit/:commitSha" element={<CommitPage />} />
             </Route>
           </Route>
           <Route path="tutorial" element={<TutorialPage />} />

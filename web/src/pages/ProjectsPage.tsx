@@ -1,23 +1,58 @@
+import {
+  sanitizeName,
+  sanitizeText,
+  validateProjectDescription,
+  validateProjectName,
+} from '@memtrail/contracts';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useProjects, useTargets } from '../lib/data.ts';
-import { paths } from '../lib/routes.ts';
+import { ApiKeyReveal } from '../components/ApiKeyReveal.tsx';
+import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
+import { Modal } from '../components/Modal.tsx';
 import type { Project } from '../lib/api/core.ts';
+import { useProjectActions, useProjects, useTargets } from '../lib/data.ts';
+import { formatDate } from '../lib/format.ts';
+import { paths } from '../lib/routes.ts';
+import { useProjectContext } from '../lib/store/ProjectProvider.tsx';
 
-/** Signed-in home: the user's projects (GET /api/projects). Creating projects comes with settings. */
+/** Signed-in home: the user's projects, creating one (key shown once) and deleting. */
 export function ProjectsPage() {
   const { data: projects = [] } = useProjects();
+  const { justCreated } = useProjectContext();
+  const { clearJustCreated } = useProjectActions();
+  const [creating, setCreating] = useState(false);
+
   return (
     <div className="page">
-      <header className="page__header">
-        <h1>Projects</h1>
+      <header className="page__header page__header--row">
+        <div>
+          <h1>Projects</h1>
+          <p className="page__sub">Firmware projects whose memory reports you track.</p>
+        </div>
+        <button type="button" className="button button--primary" onClick={() => setCreating(true)}>
+          New project
+        </button>
       </header>
+      {justCreated?.api_key ? (
+        <div className="panel panel--accent">
+          <h2>Project “{justCreated.name}” created</h2>
+          <ApiKeyReveal apiKey={justCreated.api_key} onDone={clearJustCreated} />
+        </div>
+      ) : null}
       {projects.length === 0 ? (
         <div className="empty">
           <h2>No projects yet</h2>
           <p>
-            Projects appear here once created. The <Link to="/tutorial">tutorial</Link> shows how to
-            upload your first memory report.
+            Create a project, then follow the <Link to="/tutorial">tutorial</Link> to upload your
+            first memory report from CI.
           </p>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => setCreating(true)}
+          >
+            Create your first project
+          </button>
         </div>
       ) : (
         <ul className="project-list">
@@ -26,31 +61,134 @@ export function ProjectsPage() {
           ))}
         </ul>
       )}
+      {creating ? <CreateProjectDialog onClose={() => setCreating(false)} /> : null}
     </div>
   );
 }
 
+function CreateProjectDialog({ onClose }: { onClose(): void }) {
+  const { createProject } = useProjectActions();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const nameError = touched ? validateProjectName(name) : null;
+  const descriptionError = validateProjectDescription(description);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    if (validateProjectName(name) || descriptionError) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await createProject(sanitizeName(name), sanitizeText(description));
+      onClose();
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title="New project" onClose={onClose}>
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        <label className={`field${nameError ? ' field--invalid' : ''}`}>
+          <span>Name</span>
+          <input
+            value={name}
+            autoFocus
+            maxLength={100}
+            onChange={(event) => setName(event.target.value)}
+            onBlur={() => setTouched(true)}
+            aria-invalid={Boolean(nameError)}
+            placeholder="e.g. sensor-node firmware"
+          />
+          {nameError ? <span className="field__error">{nameError}</span> : null}
+        </label>
+        <label className={`field${descriptionError ? ' field--invalid' : ''}`}>
+          <span>Description (optional)</span>
+          <textarea
+            value={description}
+            rows={3}
+            onChange={(event) => setDescription(event.target.value)}
+          />
+          {descriptionError ? <span className="field__error">{descriptionError}</span> : null}
+        </label>
+        {failure ? <div className="alert alert--error">{failure}</div> : null}
+        <div className="form__actions">
+          <button type="button" className="button button--ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={busy || Boolean(nameError || descriptionError)}
+          >
+            {busy ? 'Processing...' : 'Create project'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
 function ProjectRow({ project }: { project: Project }) {
-  const { data: targets } = useTargets(String(project.id));
+  const { data: targets } = useTargets(project.id);
+  const { deleteProject } = useProjectActions();
+  const [confirming, setConfirming] = useState(false);
   const first = targets?.[0]?.name;
   return (
     <li className="project-row">
-      <div>
+      <div className="project-row__main">
         <h2>
           {first ? (
-            <Link to={paths.dashboard(String(project.id), first)}>{project.name}</Link>
+            <Link to={paths.dashboard(project.id, first)}>{project.name}</Link>
           ) : (
             project.name
           )}
         </h2>
         {project.description ? <p>{project.description}</p> : null}
+        <p className="project-row__targets">
+          {targets === undefined
+            ? 'Loading targets…'
+            : targets.length === 0
+              ? 'No reports uploaded yet'
+              : targets.map((target) => (
+                  <Link
+                    key={target.name}
+                    className="chip"
+                    to={paths.dashboard(project.id, target.name)}
+                  >
+                    {target.name}
+                  </Link>
+                ))}
+        </p>
       </div>
-      <span className="project-row__meta">
-        {targets === undefined ? '…' : `${targets.length} target${targets.length === 1 ? '' : 's'}`}
-      </span>
-      <Link to={paths.settings(String(project.id))} className="button button--ghost">
-        Settings
-      </Link>
+      <span className="project-row__meta">Created {formatDate(project.created_at)}</span>
+      <div className="project-row__actions">
+        <Link to={paths.settings(project.id)} className="button button--ghost">
+          Settings
+        </Link>
+        {project.role === 'owner' ? (
+          <button
+            type="button"
+            className="button button--ghost button--danger"
+            onClick={() => setConfirming(true)}
+          >
+            Delete
+          </button>
+        ) : null}
+      </div>
+      {confirming ? (
+        <ConfirmDelete
+          name={project.name}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => deleteProject(project.id)}
+        />
+      ) : null}
     </li>
   );
 }

@@ -30,6 +30,8 @@ export interface ApiClientOptions {
 export interface ApiClient {
   request<T>(method: string, path: string, body?: unknown): Promise<T>;
   get<T>(path: string): Promise<T>;
+  /** A file answer (exports): the body as a Blob, with the same session handling. */
+  download(path: string): Promise<Blob>;
 }
 
 interface Envelope {
@@ -63,16 +65,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
-  async function perform<T>(method: string, path: string, body: unknown): Promise<T> {
-    let response = await send(method, path, await token(), body);
-    if (response.status === 401) {
-      const refreshed = await options.refreshSession();
-      if (!refreshed) {
-        options.onSessionLost(API_MESSAGES.sessionExpired);
-        throw new ApiError(API_MESSAGES.sessionExpired, 401);
-      }
-      response = await send(method, path, refreshed.access_token, body);
+  async function respond(method: string, path: string, body: unknown): Promise<Response> {
+    const response = await send(method, path, await token(), body);
+    if (response.status !== 401) return response;
+    const refreshed = await options.refreshSession();
+    if (!refreshed) {
+      options.onSessionLost(API_MESSAGES.sessionExpired);
+      throw new ApiError(API_MESSAGES.sessionExpired, 401);
     }
+    return send(method, path, refreshed.access_token, body);
+  }
+
+  async function perform<T>(method: string, path: string, body: unknown): Promise<T> {
+    const response = await respond(method, path, body);
     const envelope = (await response.json().catch(() => null)) as Envelope | null;
     if (envelope?.status === 'error') {
       throw new ApiError(`${envelope.type || 'Error'}: ${envelope.error}`, response.status);
@@ -96,5 +101,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return promise;
   }
 
-  return { request, get: (path) => request('GET', path) };
+  async function download(path: string): Promise<Blob> {
+    const response = await respond('GET', path, undefined);
+    if (!response.ok) {
+      const envelope = (await response.json().catch(() => null)) as Envelope | null;
+      throw new ApiError(
+        envelope?.status === 'error'
+          ? `${envelope.type || 'Error'}: ${envelope.error}`
+          : `Core service error: ${response.status} ${response.statusText}`,
+        response.status,
+      );
+    }
+    return response.blob();
+  }
+
+  return { request, get: (path) => request('GET', path), download };
 }

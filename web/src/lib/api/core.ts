@@ -136,6 +136,6 @@ export type CoreApi = ReturnType<typeof coreApi>;
 /** An empty commit result (spec §8): no commits, has_more false, total 0. */
 export const EMPTY_COMMIT_PAGE: CommitPage = {
   commits: [],
-  pagination: { total_in_chain: 0, has_more: false },
-  chain_summary: { total_commits: 0 },
+  pagination: { total_in_chain: 0, has_more: false, count: 0, offset: 0 },
+  chain_summary: { total_commits: 0, changed_commits: 0, root_sha: '' },
 };
