@@ -6,7 +6,39 @@ export const INGEST_TABLES = ['regions_v1', 'sections_v1', 'symbols_v1'] as cons
 export type IngestTable = (typeof INGEST_TABLES)[number];
 
 /** Rows per insert: large enough for ClickHouse, small enough to bound worker memory. */
-export const CHUNK_ROWS = 20_000;
+export const CHUNK_ROWS = 50_000;
+
+/** Columns every row of a report carries, in the order they are sent. */
+const CONTEXT_COLUMNS = [
+  'project_id',
+  'target_id',
+  'report_id',
+  'commit_sha',
+  'commit_time',
+  'ingest_version',
+] as const;
+
+/** Each table's own columns, in the order they are sent after the context columns. */
+const TABLE_COLUMNS: Record<IngestTable, readonly string[]> = {
+  regions_v1: ['name', 'type', 'address', 'limit_size', 'used_size'],
+  sections_v1: ['region', 'name', 'address', 'size', 'type'],
+  symbols_v1: [
+    'symbol_index',
+    'name',
+    'full_name',
+    'address',
+    'size',
+    'type',
+    'binding',
+    'visibility',
+    'section',
+    'region',
+    'source_file',
+    'source_line',
+    'archive',
+    'object_file',
+  ],
+};
 
 /**
  * Writes one report version's rows. Each chunk carries a deduplication token made of the
@@ -17,12 +49,26 @@ export const CHUNK_ROWS = 20_000;
 export class ClickHouseWriter {
   constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient) {}
 
-  async insert(table: IngestTable, context: RowContext, rows: object[]): Promise<number> {
+  /**
+   * Rows are sent as JSON arrays with an explicit column list (JSONCompactEachRow): without the
+   * key names the body is half the size and ClickHouse parses it markedly faster.
+   */
+  async insert(
+    table: IngestTable,
+    context: RowContext,
+    rows: Record<string, unknown>[],
+  ): Promise<number> {
+    const own = TABLE_COLUMNS[table];
+    const shared = CONTEXT_COLUMNS.map((column) => context[column]);
     for (let start = 0, chunk = 0; start < rows.length; start += CHUNK_ROWS, chunk++) {
+      const values = rows
+        .slice(start, start + CHUNK_ROWS)
+        .map((row) => [...shared, ...own.map((column) => row[column])]);
       await this.clickhouse.insert({
         table,
-        values: rows.slice(start, start + CHUNK_ROWS),
-        format: 'JSONEachRow',
+        values,
+        columns: [...CONTEXT_COLUMNS, ...own] as [string, ...string[]],
+        format: 'JSONCompactEachRow',
         clickhouse_settings: {
           // Deduplication by token needs synchronous inserts on a real server.
           async_insert: 0,

@@ -108,9 +108,9 @@ export class IngestReportService {
       symbols: report.symbols ?? [],
     };
     return {
-      regions_v1: await this.writer.insert('regions_v1', context, regionRows(report, context)),
-      sections_v1: await this.writer.insert('sections_v1', context, sectionRows(report, context)),
-      symbols_v1: await this.writer.insert('symbols_v1', context, symbolRows(report, context)),
+      regions_v1: await this.writer.insert('regions_v1', context, regionRows(report)),
+      sections_v1: await this.writer.insert('sections_v1', context, sectionRows(report)),
+      symbols_v1: await this.writer.insert('symbols_v1', context, symbolRows(report)),
     };
   }
 
@@ -133,11 +133,7 @@ export class IngestReportService {
     const rows = {} as Record<IngestTable, number>;
     for (const table of INGEST_TABLES) {
       const parentRows = await this.writer.read(table, parent.id, parent.ingestedVersion);
-      rows[table] = await this.writer.insert(
-        table,
-        context,
-        parentRows.map((row) => ({ ...row, ...context })),
-      );
+      rows[table] = await this.writer.insert(table, context, parentRows);
     }
     return rows;
   }

@@ -35,9 +35,9 @@ function regionFinder(report: MemoryReport): (address: number) => string {
   };
 }
 
-export function regionRows(report: MemoryReport, context: RowContext) {
+/** Rows carry only their table's own columns; the writer adds the report's context columns. */
+export function regionRows(report: MemoryReport) {
   return Object.entries(report.memory_layout).map(([name, region]) => ({
-    ...context,
     name,
     type: region.type ?? 'UNKNOWN',
     address: region.address,
@@ -46,10 +46,9 @@ export function regionRows(report: MemoryReport, context: RowContext) {
   }));
 }
 
-export function sectionRows(report: MemoryReport, context: RowContext) {
+export function sectionRows(report: MemoryReport) {
   return Object.entries(report.memory_layout).flatMap(([region, r]) =>
     (r.sections ?? []).map((section) => ({
-      ...context,
       region,
       name: section.name,
       address: section.address,
@@ -60,10 +59,9 @@ export function sectionRows(report: MemoryReport, context: RowContext) {
 }
 
 /** Symbol rows; older CLIs omit source_line, visibility, archive and object_file. */
-export function symbolRows(report: MemoryReport, context: RowContext) {
+export function symbolRows(report: MemoryReport) {
   const regionOf = regionFinder(report);
   return report.symbols.map((symbol: ReportSymbol & { full_name?: string }, index) => ({
-    ...context,
     symbol_index: index,
     name: symbol.name,
     full_name: symbol.full_name ?? '',
