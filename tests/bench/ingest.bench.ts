@@ -5,7 +5,10 @@
  * acknowledgement time, then how fast the worker gets every symbol row into ClickHouse.
  *
  * Environment: GATEWAY_URL (default http://127.0.0.1:5000), DATABASE_URL (default: the local
- * stack's), BENCH_UPLOADERS (32), BENCH_UPLOADS_EACH (15), BENCH_SYMBOLS (10000).
+ * stack's), BENCH_UPLOADERS (32), BENCH_UPLOADS_EACH (15), BENCH_SYMBOLS (10000), BENCH_PACE_MS
+ * (0: each uploader sends its next report as soon as the last is acknowledged, which measures
+ * saturation; a pace such as 2000 waits that long, ±50 %, between a runner's uploads, as CI
+ * runners that build between uploads do).
  */
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
@@ -20,6 +23,7 @@ const gateway = env.GATEWAY_URL ?? 'http://127.0.0.1:5000';
 const uploaders = Number(env.BENCH_UPLOADERS ?? 32);
 const uploadsEach = Number(env.BENCH_UPLOADS_EACH ?? 15);
 const symbolCount = Number(env.BENCH_SYMBOLS ?? 10_000);
+const paceMs = Number(env.BENCH_PACE_MS ?? 0);
 if (!env.DATABASE_URL)
   throw new Error('DATABASE_URL is not set and no local stack env was found (run npm run up)');
 
@@ -143,6 +147,8 @@ async function main(): Promise<void> {
         await response.arrayBuffer();
         if (!response.ok) throw new Error(`upload failed: ${response.status}`);
         latencies.push(performance.now() - t0);
+        if (paceMs > 0)
+          await new Promise((resolve) => setTimeout(resolve, paceMs * (0.5 + Math.random())));
       }
     }),
   );
@@ -178,6 +184,7 @@ async function main(): Promise<void> {
         },
         date: new Date().toISOString(),
         uploaders,
+        pace_ms: paceMs,
         uploads: total,
         symbols_per_report: symbolCount,
         ack: {
