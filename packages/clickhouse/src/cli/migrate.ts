@@ -4,7 +4,8 @@ import { migrate } from '../migrations/migrate.js';
 /**
  * One-shot migrator (compose service, Kubernetes Job, `npm run migrate`).
  * CLICKHOUSE_URL is required; CLICKHOUSE_DATABASE defaults to memtrail;
- * CLICKHOUSE_USER / CLICKHOUSE_PASSWORD are optional.
+ * CLICKHOUSE_USER / CLICKHOUSE_PASSWORD are optional. CLICKHOUSE_MIGRATIONS_DIR picks another
+ * set of migrations (the cluster set in deploy/clickhouse/cluster/migrations).
  */
 async function main(): Promise<void> {
   const url = process.env['CLICKHOUSE_URL'];
@@ -14,11 +15,13 @@ async function main(): Promise<void> {
   const database = process.env['CLICKHOUSE_DATABASE'] || 'memtrail';
   const username = process.env['CLICKHOUSE_USER'];
   const password = process.env['CLICKHOUSE_PASSWORD'];
+  const migrationsDir = process.env['CLICKHOUSE_MIGRATIONS_DIR'];
   const result = await migrate({
     url,
     database,
     ...(username ? { username } : {}),
     ...(password ? { password } : {}),
+    ...(migrationsDir ? { migrationsDir } : {}),
     onEvent: (event) => {
       if (event.type === 'applied') console.log(`applied ${event.file} (${event.durationMs} ms)`);
     },

@@ -1,0 +1,38 @@
+#!/bin/sh
+# The one way a Memtrail process starts, in the container images and in the local stack
+# (deploy/local/src/services.ts runs this same script), so the images' commands are exercised
+# by every `npm run up` and every CI run.
+#
+#   entrypoint.sh gateway | query | ingest-worker   run a service in the foreground
+#   entrypoint.sh migrate                           apply Postgres, then ClickHouse migrations
+#
+# Migrations never run from a service's start-up: `migrate` is a one-shot job (compose service,
+# Kubernetes Job, `npm run migrate`). Both migrators take a lock, so concurrent runs are safe.
+set -eu
+
+root=${MEMTRAIL_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+command=${1:-}
+[ $# -gt 0 ] && shift
+
+case "$command" in
+  gateway | query | ingest-worker)
+    main="$root/services/$command/dist/main.js"
+    [ -f "$main" ] || { echo "entrypoint: $main is missing (build first)" >&2; exit 2; }
+    exec node --enable-source-maps "$main" "$@"
+    ;;
+  migrate)
+    node "$root/packages/db/dist/cli/migrate.js"
+    # single: packages/clickhouse/migrations; cluster: Replicated + Distributed tables
+    # (deploy/clickhouse/cluster/migrations, see docs/operations.md).
+    case "${CLICKHOUSE_TOPOLOGY:-single}" in
+      single) ;;
+      cluster) export CLICKHOUSE_MIGRATIONS_DIR="$root/deploy/clickhouse/cluster/migrations" ;;
+      *) echo "entrypoint: CLICKHOUSE_TOPOLOGY must be single or cluster, got '$CLICKHOUSE_TOPOLOGY'" >&2; exit 2 ;;
+    esac
+    exec node "$root/packages/clickhouse/dist/cli/migrate.js"
+    ;;
+  *)
+    echo "usage: entrypoint.sh gateway|query|ingest-worker|migrate" >&2
+    exit 2
+    ;;
+esac
