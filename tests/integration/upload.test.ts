@@ -130,6 +130,7 @@ describe('POST /upload', () => {
       CORE_URL: 'https://memtrail.example',
       UPLOAD_MAX_BYTES: String(8 * 1024 * 1024),
       UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
+      UPLOAD_SYMBOL_CHANGES: 'true',
     });
     gateway = await createGatewayApp(config);
     await gateway.listen(0, '127.0.0.1');
@@ -228,6 +229,14 @@ describe('POST /upload', () => {
       expect.objectContaining({ name: sample.symbols[1]!.name, delta: -sample.symbols[1]!.size }),
     ]);
     expect(body.data.changes.symbols.added).toEqual([]);
+
+    const summary = await fetch(`${baseUrl}/summary?commit=${sha(15)}`, {
+      headers: { Authorization: `Bearer ${apiKey}` },
+    });
+    const { data } = (await summary.json()) as SummaryResponse;
+    expect(data.targets[0]!.changes_summary.changes.symbols?.modified).toEqual([
+      expect.objectContaining({ name: sample.symbols[0]!.name, delta: 32 }),
+    ]);
   });
 
   it('replaces a re-upload of the same target and commit and says so', async () => {
@@ -350,6 +359,13 @@ describe('POST /upload', () => {
         old: { used_size: 3720 },
       },
     ]);
+    // Symbols are always summarised: nrf52's build changed no symbol, so none is listed.
+    expect(data.targets[0]!.changes_summary.changes.symbols).toEqual({
+      added: [],
+      removed: [],
+      modified: [],
+      moved: [],
+    });
     expect(data.targets[1]!.changes_summary.changes.regions.modified[0]).toMatchObject({
       name: 'FLASH',
       used_size: 417,

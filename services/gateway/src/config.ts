@@ -57,9 +57,12 @@ export class GatewayConfig extends CommonConfig {
   @Min(0)
   UPLOAD_RATE_LIMIT_PER_MINUTE: number = 600;
 
-  /** Whether upload answers list symbol changes (costs reading the parent's stored report). */
+  /**
+   * Whether upload answers list symbol changes. Off by default: it reads and diffs the parent's
+   * stored report on the acknowledgement path; /summary always lists them.
+   */
   @BooleanEnv()
-  UPLOAD_SYMBOL_CHANGES: boolean = true;
+  UPLOAD_SYMBOL_CHANGES: boolean = false;
 
   /** Bearer token of the operator endpoints (/api/admin/…); unset turns them off. */
   @IsOptional()

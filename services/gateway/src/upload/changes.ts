@@ -6,6 +6,7 @@ import type {
   UploadChanges,
   UploadEnvelope,
 } from '@memtrail/contracts';
+import type { Logger } from '@nestjs/common';
 import type { PrismaClient } from '@memtrail/db';
 import { diffReports, toChangesSummary, toUploadChanges } from '@memtrail/report';
 import type { Totals } from './totals.js';
@@ -100,4 +101,42 @@ export async function loadComparableReport(
     sha = report.parentSha;
   }
   return null;
+}
+
+export interface ComparedCommit {
+  targetId: string;
+  commitSha: string;
+  parentSha: string | null;
+  totals: Totals;
+  parentTotals: Totals | null;
+  /** The commit's own report when already at hand (an upload being answered). */
+  report?: MemoryReport;
+}
+
+/**
+ * Changes of a commit against its parent: with symbols from both stored reports when asked and
+ * both are readable, else regions and sections from the stored totals. An unreadable payload
+ * only costs the symbol rows, and says why in the log.
+ */
+export async function changesAgainstParent(
+  prisma: Pick<PrismaClient, 'report'>,
+  commit: ComparedCommit,
+  withSymbols: boolean,
+  logger: Logger,
+): Promise<{ changes: UploadChanges; changes_summary: ChangesSummary }> {
+  if (!commit.parentTotals) return uploadChanges(reportFromTotals(commit.totals), null);
+  if (withSymbols) {
+    try {
+      const current =
+        commit.report ?? (await loadComparableReport(prisma, commit.targetId, commit.commitSha));
+      const parent =
+        current && (await loadComparableReport(prisma, commit.targetId, commit.parentSha));
+      if (current && parent) return uploadChanges(current, parent);
+    } catch (error) {
+      logger.warn(
+        `symbol changes of ${commit.commitSha} skipped, a stored report is unreadable: ${(error as Error).message}`,
+      );
+    }
+  }
+  return uploadChanges(reportFromTotals(commit.totals), reportFromTotals(commit.parentTotals));
 }

@@ -1,9 +1,9 @@
-import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import type { SummaryResponse, SummaryTarget } from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
 import { GatewayConfig } from '../config.js';
 import { evaluateBudgets, toBudgetRules } from './budgets.js';
-import { reportFromTotals, uploadChanges } from './changes.js';
+import { changesAgainstParent } from './changes.js';
 import { storedTotals } from './totals.js';
 import { comparisonUrl, dashboardUrl } from './urls.js';
 
@@ -15,6 +15,8 @@ const SHA = /^[0-9a-f]{4,64}$/;
  */
 @Injectable()
 export class SummaryService {
+  private readonly logger = new Logger(SummaryService.name);
+
   constructor(
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
@@ -47,10 +49,24 @@ export class SummaryService {
     );
 
     const base = this.config.CORE_URL;
-    const targets: SummaryTarget[] = reports.map((report) => {
+    const targets: SummaryTarget[] = [];
+    for (const report of reports) {
       const totals = storedTotals(report.regionTotals, report.sectionTotals);
       const parent = report.parentSha ? (parentOf.get(report.targetId) ?? null) : null;
-      return {
+      // PR comments are not latency-bound, so they always get symbol changes when available.
+      const { changes } = await changesAgainstParent(
+        this.prisma,
+        {
+          targetId: report.targetId,
+          commitSha,
+          parentSha: report.parentSha,
+          totals,
+          parentTotals: parent,
+        },
+        true,
+        this.logger,
+      );
+      targets.push({
         target_name: report.target.name,
         dashboard_url: dashboardUrl(base, projectId, report.target.name),
         comparison_url: comparisonUrl(
@@ -60,10 +76,7 @@ export class SummaryService {
           report.parentSha,
           commitSha,
         ),
-        changes_summary: {
-          changes: uploadChanges(reportFromTotals(totals), parent && reportFromTotals(parent))
-            .changes,
-        },
+        changes_summary: { changes },
         alerts: {
           budgets: evaluateBudgets(
             toBudgetRules(report.target.budgets),
@@ -71,8 +84,8 @@ export class SummaryService {
             report.branch,
           ),
         },
-      };
-    });
+      });
+    }
     const prNumber = reports
       .map((r) => Number(r.prNumber))
       .find((n) => Number.isInteger(n) && n > 0);

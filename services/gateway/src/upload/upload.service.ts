@@ -1,10 +1,10 @@
 import { ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
-import type { BudgetAlert, MemoryReport, UploadResponseData } from '@memtrail/contracts';
+import type { BudgetAlert, UploadResponseData } from '@memtrail/contracts';
 import { PrismaClient, type Prisma } from '@memtrail/db';
 import { enqueueReport, type ReportsQueue } from '@memtrail/queue';
 import { GatewayConfig } from '../config.js';
 import { evaluateBudgets, toBudgetRules, type BudgetRule } from './budgets.js';
-import { loadComparableReport, reportFromTotals, uploadChanges } from './changes.js';
+import { changesAgainstParent } from './changes.js';
 import { REPORTS_QUEUE } from './reports-queue.provider.js';
 import { computeTotals, storedTotals, type Totals } from './totals.js';
 import { comparisonUrl } from './urls.js';
@@ -52,31 +52,20 @@ export class UploadService {
         `report ${stored.reportId} stored but not enqueued: ${(error as Error).message}`,
       );
     }
-    return this.response(projectId, upload, stored, await this.comparison(upload, stored));
-  }
-
-  /**
-   * The two reports the answer's changes compare: full reports with symbols when this upload is
-   * a full build and its parent's payload is at hand, stored totals otherwise.
-   */
-  private async comparison(upload: ValidUpload, stored: Stored) {
-    if (!stored.parentTotals) return { current: reportFromTotals(stored.totals), parent: null };
-    if (upload.kind === 'full' && this.config.UPLOAD_SYMBOL_CHANGES) {
-      const parent = await loadComparableReport(
-        this.prisma,
-        stored.targetId,
-        upload.parentSha,
-      ).catch((error: Error) => {
-        // The answer still carries region and section changes; say why symbols are missing.
-        this.logger.warn(`report ${stored.reportId}: parent payload unreadable: ${error.message}`);
-        return null;
-      });
-      if (parent) return { current: upload.report, parent };
-    }
-    return {
-      current: reportFromTotals(stored.totals),
-      parent: reportFromTotals(stored.parentTotals),
-    };
+    const changes = await changesAgainstParent(
+      this.prisma,
+      {
+        targetId: stored.targetId,
+        commitSha: upload.commitSha,
+        parentSha: upload.parentSha,
+        totals: stored.totals,
+        parentTotals: stored.parentTotals,
+        ...(upload.kind === 'full' ? { report: upload.report } : {}),
+      },
+      this.config.UPLOAD_SYMBOL_CHANGES,
+      this.logger,
+    );
+    return this.response(projectId, upload, stored, changes);
   }
 
   private async store(
@@ -202,7 +191,7 @@ export class UploadService {
     projectId: string,
     upload: ValidUpload,
     stored: Stored,
-    compared: { current: MemoryReport; parent: MemoryReport | null },
+    changes: Pick<UploadResponseData, 'changes' | 'changes_summary'>,
   ): UploadResponseData {
     const alerts: BudgetAlert[] = evaluateBudgets(
       stored.budgets,
@@ -223,7 +212,7 @@ export class UploadService {
         upload.commitSha,
       ),
       is_overwritten: stored.isOverwritten,
-      ...uploadChanges(compared.current, compared.parent),
+      ...changes,
       alerts: { budgets: alerts },
     };
   }
