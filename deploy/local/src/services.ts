@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { logFile, repoRoot } from './paths.js';
 import { runningPid, spawnDetached, startedAt, stopProcess, waitFor } from './processes.js';
 
@@ -8,6 +8,16 @@ export const SERVICES = ['query', 'ingest-worker', 'gateway'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 const entry = (service: ServiceName) => join(repoRoot, 'services', service, 'dist', 'main.js');
+
+/**
+ * Services start through the container images' entrypoint, so every `npm run up` and CI run
+ * exercises the images' start commands.
+ */
+export const ENTRYPOINT = join(repoRoot, 'deploy', 'docker', 'entrypoint.sh');
+
+/** Side ports for /metrics, /healthz and /readyz: the gateway's port + 10, 11, 12. */
+export const metricsPort = (service: ServiceName, gatewayPort: number) =>
+  gatewayPort + 10 + SERVICES.indexOf(service);
 
 export type ServiceState = 'started' | 'reused' | 'restarted';
 
@@ -29,9 +39,14 @@ export async function ensureService(
   }
   spawnDetached({
     name: service,
-    command: process.execPath,
-    args: ['--enable-source-maps', main],
-    env,
+    command: ENTRYPOINT,
+    args: [service],
+    // The script execs `node`: the one found first on PATH, so put this process's first.
+    env: {
+      ...env,
+      PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}`,
+      METRICS_PORT: String(metricsPort(service, Number(env.PORT ?? 5000))),
+    },
     cwd: repoRoot,
   });
   return state;
