@@ -6,12 +6,12 @@ import {
   Inject,
   Injectable,
 } from '@nestjs/common';
-import { ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
+import { ClientProxy } from '@nestjs/microservices';
 import { createPrismaClient, PrismaClient } from '@memtrail/db';
-import { currentRequestId } from '@memtrail/logging';
 import { createRedisConnection } from '@memtrail/queue';
 import { Redis } from 'ioredis';
 import { GatewayConfig } from '../config.js';
+import { createQueryClient } from './query-client.js';
 
 /** Closes every connection when Nest shuts down, so SIGTERM never leaves sockets half open. */
 @Injectable()
@@ -40,18 +40,7 @@ export class InfraModule {
         { provide: Redis, useFactory: () => createRedisConnection(config.REDIS_URL) },
         {
           provide: ClientProxy,
-          useFactory: () => {
-            const client = ClientProxyFactory.create({
-              transport: Transport.TCP,
-              options: { host: config.QUERY_HOST, port: config.QUERY_PORT },
-            });
-            // The query service logs under the request id of the call that caused the read.
-            client.setOnDispatchHook((packet) => {
-              const requestId = currentRequestId();
-              if (requestId) packet.metadata = { ...packet.metadata, requestId };
-            });
-            return client;
-          },
+          useFactory: () => createQueryClient(config.QUERY_HOST, config.QUERY_PORT),
         },
         ConnectionCloser,
       ],
