@@ -28,6 +28,7 @@ function useStored<T>(
   key: string | null,
   fetch: (options: LoadOptions) => Promise<T>,
   fallback: T | undefined,
+  refreshInterval?: (latest: T | undefined) => number,
 ): StoredData<T> {
   const { store } = useProjectContext();
   const { data, error, isLoading, mutate } = useSWR(
@@ -38,6 +39,7 @@ function useStored<T>(
       revalidateOnFocus: false,
       revalidateOnReconnect: false,
       shouldRetryOnError: false,
+      ...(refreshInterval ? { refreshInterval } : {}),
     },
   );
   const refresh = useCallback(() => mutate(fetch({ force: true })), [mutate, fetch]);
@@ -153,6 +155,9 @@ export function useMemoryReport<T = unknown>(
     sha ? reportKey(projectId, target, sha) : null,
     fetch,
     null,
+    // Poll while the report is still being ingested.
+    (latest) =>
+      (latest as { report?: { status?: string } } | null)?.report?.status === 'pending' ? 3000 : 0,
   );
 }
 

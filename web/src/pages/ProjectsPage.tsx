@@ -136,7 +136,7 @@ function CreateProjectDialog({ onClose }: { onClose(): void }) {
 }
 
 function ProjectRow({ project }: { project: Project }) {
-  const { data: targets } = useTargets(project.id);
+  const { data: targets, refresh: refreshTargets } = useTargets(project.id);
   const { deleteProject } = useProjectActions();
   const [confirming, setConfirming] = useState(false);
   const first = targets?.[0]?.name;
@@ -152,19 +152,26 @@ function ProjectRow({ project }: { project: Project }) {
         </h2>
         {project.description ? <p>{project.description}</p> : null}
         <p className="project-row__targets">
-          {targets === undefined
-            ? 'Loading targets…'
-            : targets.length === 0
-              ? 'No reports uploaded yet'
-              : targets.map((target) => (
-                  <Link
-                    key={target.name}
-                    className="chip"
-                    to={paths.dashboard(project.id, target.name)}
-                  >
-                    {target.name}
-                  </Link>
-                ))}
+          {targets === undefined ? (
+            'Loading targets…'
+          ) : targets.length === 0 ? (
+            <>
+              No reports uploaded yet{' '}
+              <button type="button" className="button--text" onClick={() => void refreshTargets()}>
+                Check again
+              </button>
+            </>
+          ) : (
+            targets.map((target) => (
+              <Link
+                key={target.name}
+                className="chip"
+                to={paths.dashboard(project.id, target.name)}
+              >
+                {target.name}
+              </Link>
+            ))
+          )}
         </p>
       </div>
       <span className="project-row__meta">Created {formatDate(project.created_at)}</span>

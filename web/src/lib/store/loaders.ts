@@ -75,12 +75,18 @@ export function createLoaders(store: DataStore, api: CoreApi) {
       options?: LoadOptions,
     ) => {
       const name = await targetOf(projectId, target);
-      return store.load(
+      const key = reportKey(projectId, name, sha);
+      const report = await store.load(
         'memoryReports',
-        reportKey(projectId, name, sha),
+        key,
         () => trackBackgroundLoad(() => api.getMemoryReport(projectId, name, sha)),
         options,
       );
+      // Reports never expire, so one still being ingested must not stay cached as final.
+      if ((report as { report?: { status?: string } } | null)?.report?.status === 'pending') {
+        store.invalidate('memoryReports', key);
+      }
+      return report;
     },
 
     /** The commit message, from the memory report's commit field (spec §3). */

@@ -1,0 +1,53 @@
+import { expect, type Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// A fresh confirmed account on the running stack. In cloud mode without SMTP the gateway logs
+// each confirmation link ("To <email>: … <link>"); the helper follows it like the mailed link.
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const gatewayLog = process.env.GATEWAY_LOG ?? join(repoRoot, '.data', 'logs', 'gateway.log');
+
+export const PASSWORD = 'Firmware!2026x';
+
+export async function confirmationLink(email: string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const log = await readFile(gatewayLog, 'utf8').catch(() => '');
+    const line = log
+      .split('\n')
+      .reverse()
+      .find((entry) => entry.includes(`To ${email}:`));
+    const link = line
+      ? /(https?:\/\/\S+\/auth\/confirm\?token=[^\s"\\]+)/.exec(line)?.[1]
+      : undefined;
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`No confirmation link for ${email} in ${gatewayLog}`);
+}
+
+/** Signs up through the API, confirms (cloud) and signs in through the UI. */
+export async function signUpAndSignIn(page: Page, baseURL: string): Promise<string> {
+  const email = `fw-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const response = await page.request.post(`${baseURL}/auth/signup`, {
+    data: { email, password: PASSWORD, full_name: 'Ada Lovelace' },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  const body = (await response.json()) as { data?: { access_token?: string | null } };
+  if (!body.data?.access_token) {
+    // Follow the link on the stack under test whatever public URL the gateway put in it.
+    const link = new URL(await confirmationLink(email));
+    const confirmed = await page.request.get(`${baseURL}${link.pathname}${link.search}`, {
+      maxRedirects: 0,
+    });
+    expect(confirmed.status()).toBeLessThan(400);
+  }
+  await page.goto('/auth');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.locator('form button[type="submit"]').click();
+  await expect(page.getByRole('heading', { name: 'Projects', exact: true })).toBeVisible();
+  return email;
+}
