@@ -20,7 +20,8 @@ const ADMIN_TOKEN = 'operator-secret-token';
 describe('admin: ingestion dead letters', () => {
   let stores: IsolatedStores;
   let gw: Gateway;
-  let worker: INestApplicationContext;
+  let worker: INestApplicationContext | undefined;
+  let startWorker: () => Promise<void>;
   let prisma: PrismaClient;
 
   beforeAll(async () => {
@@ -35,10 +36,12 @@ describe('admin: ingestion dead letters', () => {
       QUEUE_PREFIX: stores.queuePrefix,
       SWEEP_INTERVAL_MS: '0',
     });
-    worker = await NestFactory.createApplicationContext(WorkerModule.register(config), {
-      logger: false,
-    });
-    await worker.init();
+    startWorker = async () => {
+      worker = await NestFactory.createApplicationContext(WorkerModule.register(config), {
+        logger: false,
+      });
+      await worker.init();
+    };
   });
 
   afterAll(async () => {
@@ -62,12 +65,13 @@ describe('admin: ingestion dead letters', () => {
       },
     });
     const reportId = upload.body.data.report_id;
-    // Simulate a payload damaged at rest: the job fails for good.
+    // Simulate a payload damaged at rest before any worker reads it: the job fails for good.
     const good = (await prisma.report.findUniqueOrThrow({ where: { id: reportId } })).payload;
     await prisma.report.update({
       where: { id: reportId },
       data: { payload: gzipSync('{') as Uint8Array<ArrayBuffer> },
     });
+    await startWorker();
     await eventually(
       async () => (await prisma.report.findUniqueOrThrow({ where: { id: reportId } })).status,
       (s) => s === 'failed',
