@@ -663,6 +663,37 @@ describe('query reads through the gateway', () => {
     });
   });
 
+  it('stops a chain whose parent links loop back instead of walking forever', async () => {
+    const loop = (i: number, parent: number): CommitSpec => ({
+      sha: shaOf('loop', i),
+      parent: shaOf('loop', parent),
+      branch: 'main',
+      target: 'looped',
+      time: new Date(Date.UTC(2026, 9, 1, i)),
+      message: `loop ${i}`,
+      kind: 'full',
+    });
+    const fw = initialFirmware(20, 3);
+    for (const spec of [loop(1, 2), loop(2, 1)]) {
+      const res = await call(gw.url, 'POST', '/upload', {
+        body: envelope(spec, toReport(fw)),
+        headers: { authorization: `Bearer ${project.api_key}` },
+      });
+      expect(res.status).toBe(200);
+    }
+    const res = await call<Body<CommitPageData>>(
+      gw.url,
+      'GET',
+      `/api/${project.id}/looped/commits/${shaOf('loop', 2)}`,
+      { token },
+    );
+    expect(res.body.data.commits.map((c) => c.sha)).toEqual([shaOf('loop', 2), shaOf('loop', 1)]);
+    expect(res.body.data.chain_summary).toMatchObject({
+      total_commits: 2,
+      root_sha: shaOf('loop', 1),
+    });
+  });
+
   it('answers 503 rather than an empty result when the query service is down', async () => {
     await query!.close();
     query = undefined;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReportKindName, SeriesCommit, SeriesSelection } from '@memtrail/contracts';
 import { Prisma, PrismaClient } from '@memtrail/db';
-import { chainWalk } from './chain-sql.js';
+import { ChainRepository } from './chain.repository.js';
 import { notFound } from './errors.js';
 import type { TargetRecord } from './reports.repository.js';
 
@@ -50,7 +50,10 @@ export function seriesCommit(r: SelectedReport): SeriesCommit {
  */
 @Injectable()
 export class SelectionRepository {
-  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+  constructor(
+    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(ChainRepository) private readonly chain: ChainRepository,
+  ) {}
 
   async select(
     target: TargetRecord,
@@ -68,13 +71,25 @@ export class SelectionRepository {
     const limit = selection.limit + 1;
     let rows: SelectedReport[];
     if (selection.sha !== undefined) {
-      rows = await this.prisma.$queryRaw<SelectedReport[]>`
-        ${chainWalk(target.projectId, target.id, selection.sha)}
-        SELECT ${columns}
-        FROM walk w JOIN reports r ON r.id = w.id JOIN commits c ON c.id = r.commit_id
-        WHERE ${window}
-        ORDER BY w.depth LIMIT ${limit}`;
-      if (rows.length === 0) await this.requireCommit(target, selection.sha);
+      const walked = this.chain.walk(await this.chain.nodes(target), selection.sha);
+      if (!walked)
+        throw notFound(`Commit ${selection.sha} has no report for target ${target.name}`);
+      const ids = walked
+        .map((w) => w.node)
+        .filter(
+          (n) =>
+            (!from || (n.committed_at && n.committed_at >= from)) &&
+            (!to || (n.committed_at && n.committed_at <= to)),
+        )
+        .slice(0, limit)
+        .map((n) => n.id);
+      const found = ids.length
+        ? await this.prisma.$queryRaw<SelectedReport[]>`
+            SELECT ${columns} FROM reports r JOIN commits c ON c.id = r.commit_id
+            WHERE r.id = ANY(${ids}::uuid[])`
+        : [];
+      const byId = new Map(found.map((r) => [r.report_id, r]));
+      rows = ids.map((id) => byId.get(id)!);
     } else {
       rows = await this.prisma.$queryRaw<SelectedReport[]>`
         SELECT ${columns}
@@ -87,14 +102,7 @@ export class SelectionRepository {
     return { reports: rows.slice(0, selection.limit).reverse(), truncated };
   }
 
-  /** An empty window is an empty series; an unknown commit is a 404. */
-  private async requireCommit(target: TargetRecord, sha: string): Promise<void> {
-    const found = await this.prisma.report.count({
-      where: { targetId: target.id, commit: { projectId: target.projectId, sha } },
-    });
-    if (!found) throw notFound(`Commit ${sha} has no report for target ${target.name}`);
-  }
-
+  /** An empty window is an empty series; an unknown branch is a 404. */
   private async requireBranch(target: TargetRecord, branch: string): Promise<void> {
     const found = await this.prisma.report.count({ where: { targetId: target.id, branch } });
     if (!found) throw notFound(`Branch ${branch} has no report for target ${target.name}`);
