@@ -19,6 +19,8 @@ import {
   type ReportsQueue,
 } from '@memtrail/queue';
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
+import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
+import { call, startGateway } from '../../services/gateway/test/support/gateway-harness.js';
 import { AppModule } from '../../services/ingest-worker/src/app.module.js';
 import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 
@@ -213,6 +215,69 @@ describe('ingestion survives crashes and outages', () => {
       await clickhouse.close();
     }
   }, 150_000);
+
+  it('Redis flushed after uploads were acknowledged: the sweeper re-enqueues and nothing is lost', async () => {
+    const gw = await startGateway(stores);
+    let worker: INestApplicationContext | undefined;
+    try {
+      const owner = await prisma.user.create({ data: { email: 'flush@example.com' } });
+      const { apiKey } = await createProjectWithKey(prisma, owner.id, 'Flush');
+      const ids: string[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const result = await call<{ data: { report_id: string } }>(gw.url, 'POST', '/upload', {
+          headers: { authorization: `Bearer ${apiKey}` },
+          body: {
+            metadata: { git: { commit_hash: `f${i}`.padEnd(40, '0') }, target_name: 'stm32' },
+            memory_analysis: syntheticReport(50 * i),
+          },
+        });
+        expect(result.status).toBe(200);
+        ids.push(result.body.data.report_id);
+      }
+      // Everything this deployment had in Redis is gone, queued jobs included.
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(
+          cursor,
+          'MATCH',
+          `${stores.queuePrefix}:*`,
+          'COUNT',
+          1000,
+        );
+        if (keys.length > 0) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+
+      const config = loadConfig(WorkerConfig, {
+        DATABASE_URL: stores.databaseUrl,
+        REDIS_URL: stores.redisUrl,
+        QUEUE_PREFIX: stores.queuePrefix,
+        CLICKHOUSE_URL: stores.clickhouseUrl,
+        CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
+        SWEEP_INTERVAL_MS: '300',
+        SWEEP_AFTER_MS: '1000',
+      });
+      worker = await NestFactory.createApplicationContext(AppModule.register(config), {
+        logger: false,
+      });
+      await worker.init();
+      for (const id of ids)
+        await eventually(
+          () => status(id),
+          (s) => s === 'ingested',
+          { timeoutMs: 30_000 },
+        );
+      const clickhouse = createClickHouse({
+        url: stores.clickhouseUrl,
+        database: stores.clickhouseDatabase,
+      });
+      expect(await symbolStats(clickhouse, ids[2]!)).toEqual({ rows: 150, distinct: 150 });
+      await clickhouse.close();
+    } finally {
+      await worker?.close();
+      await gw.close();
+    }
+  }, 60_000);
 
   it('ClickHouse down: reports wait without using up attempts, and ingest once it is back', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'memtrail-ch-outage-'));
