@@ -377,30 +377,39 @@ describe('query reads through the gateway', () => {
   it('serves region and section series along a branch and along a chain', async () => {
     const main = await get<RegionSeriesData>('/series/regions?branch=main');
     expect(main.status).toBe(200);
-    expect(main.body.data.points.map((p) => p.sha)).toEqual([1, 2, 3, 4, 5, 6].map(sha));
-    expect(main.body.data.region_names).toEqual(['FLASH', 'RAM']);
-    for (const [i, p] of main.body.data.points.entries()) {
-      const fp = footprint(i);
-      if (!fp) expect(p.regions).toEqual({});
-      else expect(p.regions.RAM!.used_size).toBe(fp.memory_layout.RAM!.used_size);
-    }
+    expect(main.body.data.commits.map((c) => c.sha)).toEqual([1, 2, 3, 4, 5, 6].map(sha));
+    expect(main.body.data.commits[0]).toMatchObject({ subject: 'commit 1', kind: 'full' });
+    expect(main.body.data.regions.map((r) => r.name)).toEqual(['FLASH', 'RAM']);
+    const ram = main.body.data.regions.find((r) => r.name === 'RAM')!;
+    expect(ram.used_size).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => footprint(i)?.memory_layout.RAM!.used_size ?? null),
+    );
+    expect(ram.free_size).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => footprint(i)?.memory_layout.RAM!.free_size ?? null),
+    );
     const chain = await get<RegionSeriesData>(`/series/regions?sha=${sha(100)}&limit=3`);
-    expect(chain.body.data.points.map((p) => p.sha)).toEqual([sha(5), sha(6), sha(100)]);
+    expect(chain.body.data.commits.map((c) => c.sha)).toEqual([sha(5), sha(6), sha(100)]);
     expect(chain.body.data.truncated).toBe(true);
     const window = await get<RegionSeriesData>(
       `/series/regions?branch=main&from=${specs[1]!.time.toISOString()}&to=${specs[2]!.time.toISOString()}`,
     );
-    expect(window.body.data.points.map((p) => p.sha)).toEqual([sha(2), sha(3)]);
+    expect(window.body.data.commits.map((c) => c.sha)).toEqual([sha(2), sha(3)]);
+    const chainWindow = await get<RegionSeriesData>(
+      `/series/regions?sha=${sha(6)}&from=${specs[1]!.time.toISOString()}&to=${specs[2]!.time.toISOString()}`,
+    );
+    expect(chainWindow.body.data.commits.map((c) => c.sha)).toEqual([sha(2), sha(3)]);
 
     const sections = await get<SectionSeriesData>(
       '/series/sections?branch=main&names=.text,RAM/.bss',
     );
-    expect(sections.body.data.section_keys).toEqual(['FLASH/.text', 'RAM/.bss']);
-    const last = sections.body.data.points.at(-1)!;
-    const text = reports
-      .get(sha(6))!
-      .memory_layout.FLASH!.sections.find((s) => s.name === '.text')!;
-    expect(last.sections['FLASH/.text']).toBe(text.size);
+    expect(sections.body.data.sections.map((s) => s.key)).toEqual(['FLASH/.text', 'RAM/.bss']);
+    const text = sections.body.data.sections[0]!;
+    expect(text.size).toEqual(
+      [0, 1, 2, 3, 4, 5].map(
+        (i) =>
+          footprint(i)?.memory_layout.FLASH!.sections.find((s) => s.name === '.text')!.size ?? null,
+      ),
+    );
   });
 
   it('tracks one symbol and one source file across commits', async () => {
@@ -415,11 +424,9 @@ describe('query reads through the gateway', () => {
     expect(res.status).toBe(200);
     const h = res.body.data;
     // Failed builds have no rows and are left out; identical builds repeat their parent.
-    expect(h.points.map((p) => p.sha)).toEqual([1, 2, 3, 5, 6].map(sha));
+    expect(h.commits.map((p) => p.sha)).toEqual([1, 2, 3, 5, 6].map(sha));
     const sizeAt = (s: string) => firmware.get(s)?.find((x) => x.name === grown.name)?.size ?? 0;
-    expect(h.points.map((p) => p.size)).toEqual(
-      [sha(1), sha(2), sha(2), sha(5), sha(6)].map(sizeAt),
-    );
+    expect(h.size).toEqual([sha(1), sha(2), sha(2), sha(5), sha(6)].map(sizeAt));
     expect(h.last_change).toMatchObject({
       sha: sha(6),
       size_after: grown.size,
@@ -445,9 +452,7 @@ describe('query reads through the gateway', () => {
         .get(s)!
         .filter((x) => x.source_file === file)
         .reduce((sum, x) => sum + x.size, 0);
-    expect(fileRes.body.data.points.map((p) => p.size)).toEqual(
-      [sha(1), sha(2), sha(2), sha(5), sha(6)].map(fileSize),
-    );
+    expect(fileRes.body.data.size).toEqual([sha(1), sha(2), sha(2), sha(5), sha(6)].map(fileSize));
   });
 
   it('groups a report for treemaps by source path and by archive/object', async () => {

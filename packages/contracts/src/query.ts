@@ -213,51 +213,52 @@ export interface CommitDiffData {
 // series
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Series are columnar — one array per measure, index i belonging to `commits[i]` — so 5,000
+ * commits stay a compact document for d3. Oldest first.
+ */
 export interface SeriesCommit {
   sha: string;
-  message: string | null;
+  /** First line of the commit message. */
+  subject: string | null;
   author_name: string | null;
   committed_at: string | null;
   branch: string | null;
   kind: ReportKindName;
 }
 
-export interface RegionSeriesPoint extends SeriesCommit {
-  /** Region name → usage; empty for failed builds. */
-  regions: Record<string, RegionUsage>;
+/** One region across the series; null where a commit has no footprint or not this region. */
+export interface RegionSeries {
+  name: string;
+  used_size: (number | null)[];
+  limit_size: (number | null)[];
+  free_size: (number | null)[];
 }
 
 export interface RegionSeriesData {
-  /** Oldest first. */
-  points: RegionSeriesPoint[];
-  /** Every region name met in the series. */
-  region_names: string[];
-  /** True when `limit` cut older points off. */
+  commits: SeriesCommit[];
+  regions: RegionSeries[];
+  /** True when `limit` cut older commits off. */
   truncated: boolean;
 }
 
-export interface SectionSeriesPoint extends SeriesCommit {
-  /** `region/section` → size (load copies add up under their own region). */
-  sections: Record<string, number>;
+/** One section instance (`region/section`; a load copy counts under its own region). */
+export interface SectionSeries {
+  key: string;
+  region: string;
+  name: string;
+  size: (number | null)[];
 }
 
 export interface SectionSeriesData {
-  points: SectionSeriesPoint[];
-  section_keys: string[];
+  commits: SeriesCommit[];
+  sections: SectionSeries[];
   truncated: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
 // symbols/history and files/history
 // ---------------------------------------------------------------------------------------------
-
-export interface HistoryPoint extends SeriesCommit {
-  /** Bytes (sum over same-named symbols, or over a file's symbols); 0 when absent. */
-  size: number;
-  present: boolean;
-  /** Symbols counted (same-named statics, or the file's symbols). */
-  count: number;
-}
 
 export interface HistoryEvent {
   sha: string;
@@ -267,11 +268,18 @@ export interface HistoryEvent {
   delta: number;
 }
 
+/**
+ * Commits whose rows are readable (ingested; failed builds have none), oldest first, with the
+ * subject's bytes in each (0 when absent) — summed over same-named symbols, or over a file's
+ * symbols — and how many symbols were counted.
+ */
 export interface HistoryData {
   /** The symbol name or source path asked for. */
   subject: string;
-  /** Oldest first. */
-  points: HistoryPoint[];
+  commits: SeriesCommit[];
+  size: number[];
+  count: number[];
+  present: boolean[];
   /** Latest commit where it appeared (present, and absent in the commit before or the first). */
   appeared: HistoryEvent | null;
   /** Latest commit where its size changed. */

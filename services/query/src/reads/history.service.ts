@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { HistoryData, HistoryEvent, HistoryPoint, HistoryRequest } from '@memtrail/contracts';
+import type { HistoryData, HistoryEvent, HistoryRequest, SeriesCommit } from '@memtrail/contracts';
 import { ReportsRepository } from './reports.repository.js';
 import { seriesCommit, SelectionRepository } from './selection.repository.js';
 import { SymbolStore, type VersionedSize } from './symbol-store.js';
@@ -35,47 +35,51 @@ export class HistoryService {
       this.selection.select(target, req.selection, 'none'),
       sizes(target.projectId, target.id),
     ]);
-    const bySide = new Map(rows.map((r) => [`${r.report_id}/${r.ingest_version}`, r]));
-    const points: HistoryPoint[] = reports
-      .filter((r) => r.ingested_version !== null && r.kind !== 'build_failed')
-      .map((r) => {
-        const found = bySide.get(`${r.report_id}/${r.ingested_version}`);
-        return {
-          ...seriesCommit(r),
-          size: found?.size ?? 0,
-          present: found !== undefined,
-          count: found?.count ?? 0,
-        };
-      });
-    return { subject: req.subject, points, ...events(points), truncated };
+    const byVersion = new Map(rows.map((r) => [`${r.report_id}/${r.ingest_version}`, r]));
+    const readable = reports.filter(
+      (r) => r.ingested_version !== null && r.kind !== 'build_failed',
+    );
+    const found = readable.map((r) => byVersion.get(`${r.report_id}/${r.ingested_version}`));
+    const commits = readable.map(seriesCommit);
+    const size = found.map((f) => f?.size ?? 0);
+    const present = found.map((f) => f !== undefined);
+    return {
+      subject: req.subject,
+      commits,
+      size,
+      count: found.map((f) => f?.count ?? 0),
+      present,
+      ...events(commits, size, present),
+      truncated,
+    };
   }
 }
 
 function events(
-  points: HistoryPoint[],
+  commits: SeriesCommit[],
+  size: number[],
+  present: boolean[],
 ): Pick<HistoryData, 'appeared' | 'last_change' | 'largest_change'> {
   let appeared: HistoryEvent | null = null;
   let lastChange: HistoryEvent | null = null;
   let largest: HistoryEvent | null = null;
-  points.forEach((p, i) => {
-    const before = points[i - 1];
-    if (p.present && (!before || !before.present)) appeared = event(p, before);
-    if (before && p.size !== before.size) {
-      const e = event(p, before);
+  const event = (i: number): HistoryEvent => {
+    const before = i > 0 ? size[i - 1]! : 0;
+    return {
+      sha: commits[i]!.sha,
+      committed_at: commits[i]!.committed_at,
+      size_before: before,
+      size_after: size[i]!,
+      delta: size[i]! - before,
+    };
+  };
+  for (let i = 0; i < commits.length; i++) {
+    if (present[i] && (i === 0 || !present[i - 1])) appeared = event(i);
+    if (i > 0 && size[i] !== size[i - 1]) {
+      const e = event(i);
       lastChange = e;
       if (!largest || Math.abs(e.delta) > Math.abs(largest.delta)) largest = e;
     }
-  });
+  }
   return { appeared, last_change: lastChange, largest_change: largest };
-}
-
-function event(p: HistoryPoint, before: HistoryPoint | undefined): HistoryEvent {
-  const sizeBefore = before?.size ?? 0;
-  return {
-    sha: p.sha,
-    committed_at: p.committed_at,
-    size_before: sizeBefore,
-    size_after: p.size,
-    delta: p.size - sizeBefore,
-  };
 }

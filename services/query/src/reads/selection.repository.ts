@@ -9,7 +9,7 @@ export interface SelectedReport {
   report_id: string;
   ingested_version: number | null;
   sha: string;
-  message: string | null;
+  subject: string | null;
   author_name: string | null;
   committed_at: Date | null;
   branch: string | null;
@@ -36,7 +36,7 @@ const TOTALS: Record<TotalsColumn, Prisma.Sql> = {
 export function seriesCommit(r: SelectedReport): SeriesCommit {
   return {
     sha: r.sha,
-    message: r.message,
+    subject: r.subject,
     author_name: r.author_name,
     committed_at: r.committed_at?.toISOString() ?? null,
     branch: r.branch,
@@ -66,7 +66,8 @@ export class SelectionRepository {
       (${from}::timestamptz IS NULL OR c.committed_at >= ${from}::timestamptz)
       AND (${to}::timestamptz IS NULL OR c.committed_at <= ${to}::timestamptz)`;
     const columns = Prisma.sql`
-      r.id::text AS report_id, r.ingested_version, c.sha, c.message, c.author_name,
+      r.id::text AS report_id, r.ingested_version, c.sha,
+      split_part(c.message, E'\n', 1) AS subject, c.author_name,
       c.committed_at, r.branch, r.kind::text AS kind ${TOTALS[totals]}`;
     const limit = selection.limit + 1;
     let rows: SelectedReport[];

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { RegionSeriesData, SectionSeriesData, SeriesRequest } from '@memtrail/contracts';
+import type {
+  RegionSeries,
+  RegionSeriesData,
+  SectionSeries,
+  SectionSeriesData,
+  SeriesRequest,
+} from '@memtrail/contracts';
 import { regionUsages } from './report-rows.js';
 import { ReportsRepository } from './reports.repository.js';
 import { seriesCommit, SelectionRepository } from './selection.repository.js';
@@ -9,6 +15,22 @@ interface StoredSection {
   name: string;
   size: number;
 }
+
+/** A column per name, filled with null until a commit has a value for it. */
+function column<T extends { name?: string; key?: string }>(
+  columns: Map<string, T>,
+  key: string,
+  create: () => T,
+): T {
+  let found = columns.get(key);
+  if (!found) {
+    found = create();
+    columns.set(key, found);
+  }
+  return found;
+}
+
+const nulls = (n: number): (number | null)[] => new Array<number | null>(n).fill(null);
 
 /**
  * Region and section series for the dashboard. Both come from the totals Postgres stores with
@@ -25,36 +47,52 @@ export class SeriesService {
   async regions(req: SeriesRequest): Promise<RegionSeriesData> {
     const target = await this.reports.target(req);
     const { reports, truncated } = await this.selection.select(target, req.selection, 'regions');
-    const names = new Set<string>();
-    const points = reports.map((r) => {
-      const regions = Object.fromEntries(
-        regionUsages(r.region_totals).map((u) => {
-          names.add(u.name);
-          return [u.name, u];
-        }),
-      );
-      return { ...seriesCommit(r), regions };
+    const n = reports.length;
+    const columns = new Map<string, RegionSeries>();
+    reports.forEach((r, i) => {
+      for (const u of regionUsages(r.region_totals)) {
+        const c = column(columns, u.name, () => ({
+          name: u.name,
+          used_size: nulls(n),
+          limit_size: nulls(n),
+          free_size: nulls(n),
+        }));
+        c.used_size[i] = u.used_size;
+        c.limit_size[i] = u.limit_size;
+        c.free_size[i] = u.free_size;
+      }
     });
-    return { points, region_names: [...names].sort(), truncated };
+    return {
+      commits: reports.map(seriesCommit),
+      regions: [...columns.values()].sort((a, b) => (a.name < b.name ? -1 : 1)),
+      truncated,
+    };
   }
 
   async sections(req: SeriesRequest): Promise<SectionSeriesData> {
     const target = await this.reports.target(req);
     const { reports, truncated } = await this.selection.select(target, req.selection, 'sections');
+    const n = reports.length;
     const wanted = req.names?.length ? new Set(req.names) : null;
-    const keys = new Set<string>();
-    const points = reports.map((r) => {
-      const sections: Record<string, number> = {};
-      for (const s of (Array.isArray(r.section_totals)
-        ? r.section_totals
-        : []) as StoredSection[]) {
+    const columns = new Map<string, SectionSeries>();
+    reports.forEach((r, i) => {
+      const stored = (Array.isArray(r.section_totals) ? r.section_totals : []) as StoredSection[];
+      for (const s of stored) {
         const key = `${s.region}/${s.name}`;
         if (wanted && !wanted.has(key) && !wanted.has(s.name)) continue;
-        sections[key] = (sections[key] ?? 0) + s.size;
-        keys.add(key);
+        const c = column(columns, key, () => ({
+          key,
+          region: s.region,
+          name: s.name,
+          size: nulls(n),
+        }));
+        c.size[i] = (c.size[i] ?? 0) + s.size;
       }
-      return { ...seriesCommit(r), sections };
     });
-    return { points, section_keys: [...keys].sort(), truncated };
+    return {
+      commits: reports.map(seriesCommit),
+      sections: [...columns.values()].sort((a, b) => (a.key < b.key ? -1 : 1)),
+      truncated,
+    };
   }
 }

@@ -1,0 +1,156 @@
+/**
+ * `npm run bench:query`: the reads of docs/benchmarks.md, timed through the gateway over HTTP
+ * (MEMTRAIL_URL, default http://localhost:5000) on the dataset of `npm run seed:scale`.
+ * Each read runs BENCH_WARMUP (3) times untimed, then BENCH_RUNS (30) times one after another;
+ * the table gives p50, p95 and max of the wall time of the whole HTTP call.
+ */
+import { api, CORE_URL, readState, signIn, STATE_FILE, type SeedState } from './session.js';
+import { initialFirmware } from './synthetic-firmware.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+
+interface Case {
+  name: string;
+  target: string;
+  path: string;
+  goal?: number;
+  /** Checks the answer really is the big one the case claims (no silent empty results). */
+  check: (data: unknown) => string;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function time(
+  token: string,
+  url: string,
+): Promise<{ ms: number; data: unknown; bytes: number }> {
+  const t0 = performance.now();
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const text = await res.text();
+  const ms = performance.now() - t0;
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${text.slice(0, 300)}`);
+  return { ms, data: (JSON.parse(text) as { data: unknown }).data, bytes: text.length };
+}
+
+function cases(state: SeedState): Case[] {
+  const target = (name: string) => state.targets.find((t) => t.name === name)!;
+  const history = target('scale-history');
+  const large = target('scale-large');
+  const sha = (name: string, i: number) => {
+    let h = 0x811c9dc5;
+    for (const c of name) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+    return `${h.toString(16).padStart(8, '0')}${i.toString(16).padStart(32, '0')}`;
+  };
+  // A symbol of the first build that (with this churn) survives the whole history.
+  const tracked = initialFirmware(history.symbols, history.seed)[1]!.name;
+  const n = history.uploaded;
+  const m = large.uploaded;
+  const list = (key: string) => (d: unknown) =>
+    `${((d as Record<string, unknown[]>)[key] ?? []).length} ${key}`;
+  return [
+    {
+      name: `Diff of two ${large.symbols.toLocaleString('en')}-symbol builds, consecutive commits`,
+      target: large.name,
+      path: `/commit/${sha(large.name, m - 2)}/${sha(large.name, m - 1)}`,
+      goal: 150,
+      check: (d) =>
+        `${(d as { diff: { symbols: unknown[] } }).diff.symbols.length} changed symbols`,
+    },
+    {
+      name: `Diff of two ${large.symbols.toLocaleString('en')}-symbol builds, ${m - 1} commits apart`,
+      target: large.name,
+      path: `/commit/${sha(large.name, 0)}/${sha(large.name, m - 1)}`,
+      goal: 150,
+      check: (d) =>
+        `${(d as { diff: { symbols: unknown[] } }).diff.symbols.length} changed symbols`,
+    },
+    {
+      name: `Region series over ${n.toLocaleString('en')} commits (branch)`,
+      target: history.name,
+      path: `/series/regions?branch=main&limit=${n}`,
+      goal: 100,
+      check: list('commits'),
+    },
+    {
+      name: `Region series over ${n.toLocaleString('en')} commits (chain of parents)`,
+      target: history.name,
+      path: `/series/regions?sha=${sha(history.name, n - 1)}&limit=${n}`,
+      goal: 100,
+      check: list('commits'),
+    },
+    {
+      name: `Commit page of 50, only_changed, chain of ${n.toLocaleString('en')}`,
+      target: history.name,
+      path: `/commits/${sha(history.name, n - 1)}?count=50&offset=0&only_changed=true`,
+      goal: 30,
+      check: (d) => {
+        const page = d as { commits: unknown[]; chain_summary: { total_commits: number } };
+        return `${page.commits.length} of ${page.chain_summary.total_commits} commits`;
+      },
+    },
+    {
+      name: `Symbol history over ${n.toLocaleString('en')} commits`,
+      target: history.name,
+      path: `/symbols/history?branch=main&limit=${n}&name=${encodeURIComponent(tracked)}`,
+      goal: 100,
+      check: (d) => {
+        const present = (d as { present: boolean[] }).present;
+        return `present in ${present.filter(Boolean).length} of ${present.length} commits`;
+      },
+    },
+    {
+      name: `File history over ${n.toLocaleString('en')} commits`,
+      target: history.name,
+      path: `/files/history?branch=main&limit=${n}&path=${encodeURIComponent('src/module_1/file_1.c')}`,
+      check: list('commits'),
+    },
+    {
+      name: `Memory report with all ${large.symbols.toLocaleString('en')} symbols`,
+      target: large.name,
+      path: `/commit/${sha(large.name, m - 1)}?include_symbols=true`,
+      check: list('symbols'),
+    },
+    {
+      name: `Top growers by file, ${m - 1} commits apart`,
+      target: large.name,
+      path: `/growers?base=${sha(large.name, 0)}&head=${sha(large.name, m - 1)}&by=file`,
+      check: list('growers'),
+    },
+  ];
+}
+
+async function main(): Promise<void> {
+  const state = readState();
+  if (!state) throw new Error(`no seed state at ${STATE_FILE}: run \`npm run seed:scale\` first`);
+  const token = await signIn(state.email, state.password);
+  const probe = await api('GET', `/api/${state.projectId}/scale-history/heads`, { token });
+  if (probe.status !== 200) {
+    throw new Error(
+      `${CORE_URL} does not serve the query reads (${probe.status}); restart the stack with \`npm run up\``,
+    );
+  }
+  console.log(`Through ${CORE_URL}; ${RUNS} runs after ${WARMUP} warm-up runs per read.\n`);
+  console.log('| Read | Answer | p50 | p95 | max | Target |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const c of cases(state)) {
+    const url = `${CORE_URL}/api/${state.projectId}/${c.target}${c.path}`;
+    let last = await time(token, url);
+    for (let i = 1; i < WARMUP; i++) last = await time(token, url);
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) times.push((await time(token, url)).ms);
+    times.sort((a, b) => a - b);
+    const f = (ms: number) => `${ms.toFixed(1)} ms`;
+    const kb = `${Math.round(last.bytes / 1024).toLocaleString('en')} KiB`;
+    console.log(
+      `| ${c.name} | ${c.check(last.data)}, ${kb} | ${f(percentile(times, 50))} | ${f(percentile(times, 95))} | ${f(times.at(-1)!)} | ${c.goal ? `≤ ${c.goal} ms` : '—'} |`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
