@@ -18,7 +18,7 @@ describe('deploy/grafana/memtrail-dashboard.json', () => {
     registerQueueMetrics(metrics, []);
     const exported = new Set(
       (await metrics.registry.getMetricsAsJSON()).flatMap((m) =>
-        m.type === 'histogram'
+        String(m.type) === 'histogram'
           ? [`${m.name}_bucket`, `${m.name}_count`, `${m.name}_sum`]
           : [m.name],
       ),
