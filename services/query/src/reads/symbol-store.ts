@@ -120,18 +120,26 @@ export class SymbolStore {
   /**
    * Name groups whose rows differ between two reports. A group whose rows, in address order,
    * have the same size, section, region and source on both sides pairs up as unchanged in every
-   * pass of the diff cascade, so only the others need to leave ClickHouse.
+   * pass of the diff cascade, so only the others need to leave ClickHouse. A cheap first pass
+   * (no arrays) keeps every name that is not one row on each side with equal fingerprints; the
+   * exact comparison then runs on those few groups only.
    */
   async differingGroups(a: ReportVersion, b: ReportVersion): Promise<DifferingGroup[]> {
     const row = `(address, size, type, section, region, source_file, archive, object_file, binding)`;
     const key = `x -> (x.2, x.4, x.5, x.6)`;
+    const fingerprint = `cityHash64(size, section, region, source_file)`;
+    const both = `project_id = {projectId:String} AND target_id = {targetId:String}
+         AND (${SIDE('a')} OR ${SIDE('b')})`;
     return this.rows<DifferingGroup>(
       `SELECT name,
          arraySort(groupArrayIf(${row}, ${SIDE('a')})) AS old_rows,
          arraySort(groupArrayIf(${row}, ${SIDE('b')})) AS new_rows
        FROM symbols_v1
-       WHERE project_id = {projectId:String} AND target_id = {targetId:String}
-         AND (${SIDE('a')} OR ${SIDE('b')})
+       WHERE ${both} AND name IN (
+         SELECT name FROM symbols_v1 WHERE ${both}
+         GROUP BY name
+         HAVING countIf(${SIDE('a')}) != 1 OR countIf(${SIDE('b')}) != 1
+             OR anyIf(${fingerprint}, ${SIDE('a')}) != anyIf(${fingerprint}, ${SIDE('b')}))
        GROUP BY name
        HAVING arrayMap(${key}, old_rows) != arrayMap(${key}, new_rows)`,
       { ...SymbolStore.params(a, 'a'), ...SymbolStore.params(b, 'b') },
