@@ -10,7 +10,7 @@ export interface ChainNode {
   parent_sha: string | null;
   kind: ReportKindName;
   committed_at: Date | null;
-  /** md5 of the region totals: equal footprints have equal keys. */
+  /** 64-bit hash of the region totals as jsonb (key order does not matter). */
   totals_key: string;
 }
 
@@ -27,7 +27,7 @@ export interface WalkedCommit {
  * Chains of parents. Parent links are per target and name commits by SHA, so a walk is one
  * lookup per step. A recursive CTE does that step as two index probes in Postgres (measured
  * ~15-50 µs a step, so 75-250 ms for a 5,000-commit chain on this machine); reading the
- * target's (sha, parent, kind, footprint key) once in one indexed scan and walking a hash map
+ * target's (sha, parent, kind, footprint hash) once in one indexed scan and walking a hash map
  * here costs a few milliseconds for the same chain (see docs/query.md).
  */
 @Injectable()
@@ -37,7 +37,7 @@ export class ChainRepository {
   async nodes(target: TargetRecord): Promise<Map<string, ChainNode>> {
     const rows = await this.prisma.$queryRaw<ChainNode[]>`
       SELECT r.id::text AS id, c.sha, r.parent_sha, r.kind::text AS kind, c.committed_at,
-             md5(r.region_totals::text) AS totals_key
+             jsonb_hash_extended(r.region_totals, 0)::text AS totals_key
       FROM reports r JOIN commits c ON c.id = r.commit_id
       WHERE r.target_id = ${target.id}::uuid`;
     return new Map(rows.map((n) => [n.sha, n]));
