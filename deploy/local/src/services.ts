@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { logFile, repoRoot } from './paths.js';
 import { runningPid, spawnDetached, startedAt, stopProcess, waitFor } from './processes.js';
@@ -21,6 +21,30 @@ export const metricsPort = (service: ServiceName, gatewayPort: number) =>
 
 export type ServiceState = 'started' | 'reused' | 'restarted';
 
+/** Newest modification time of the JavaScript files under `dir` (0 when it does not exist). */
+function newestBuild(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.js')) {
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/**
+ * When a service's code last changed: its own build output and that of every workspace package
+ * (tsc rewrites only the files whose output changed, so main.js alone would miss most edits).
+ */
+function buildTime(service: ServiceName): number {
+  const packages = join(repoRoot, 'packages');
+  return Math.max(
+    newestBuild(join(repoRoot, 'services', service, 'dist')),
+    ...readdirSync(packages).map((name) => newestBuild(join(packages, name, 'dist'))),
+  );
+}
+
 /**
  * Starts a service unless it is already running the current build. A process older than its
  * build output is restarted, so `npm run up` after a change never leaves stale code serving.
@@ -33,7 +57,7 @@ export async function ensureService(
   if (!existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`);
   let state: ServiceState = 'started';
   if (runningPid(service) !== undefined) {
-    if (startedAt(service) >= statSync(main).mtimeMs) return 'reused';
+    if (startedAt(service) >= buildTime(service)) return 'reused';
     await stopProcess(service);
     state = 'restarted';
   }
