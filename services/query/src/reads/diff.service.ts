@@ -52,7 +52,7 @@ export class DiffService {
     const a = ingested(base);
     const b = ingested(head);
     const [oldReport, newReport] = allSymbols
-      ? await Promise.all([this.fullReport(a), this.fullReport(b)])
+      ? await this.fullReports(a, b)
       : await this.reducedReports(a, b);
     return {
       base: { commit: commitInfo(base.commit), report: reportInfo(base) },
@@ -66,38 +66,58 @@ export class DiffService {
     return this.reports.report(await this.reports.target(ref), sha);
   }
 
-  private async layout(v: ReportVersion): Promise<Record<string, ReportRegion>> {
-    const [regions, sections] = await Promise.all([this.store.regions(v), this.store.sections(v)]);
-    const layout: Record<string, ReportRegion> = {};
-    for (const r of regions) {
-      layout[r.name] = {
-        address: r.address,
-        limit_size: r.limit_size,
-        type: r.type,
-        used_size: r.used_size,
-        free_size: r.free_size,
-        utilization_percent: r.limit_size ? (r.used_size / r.limit_size) * 100 : 0,
-        sections: [],
-      };
-    }
-    for (const s of sections) {
-      layout[s.region]?.sections.push({ ...s, end_address: s.address + s.size });
-    }
-    return layout;
+  private async layouts(
+    a: ReportVersion,
+    b: ReportVersion,
+  ): Promise<[Record<string, ReportRegion>, Record<string, ReportRegion>]> {
+    const { regions, sections } = await this.store.layouts(a, b);
+    const build = (reportId: string) => {
+      const layout: Record<string, ReportRegion> = {};
+      for (const r of regions) {
+        if (r.report_id !== reportId) continue;
+        layout[r.name] = {
+          address: r.address,
+          limit_size: r.limit_size,
+          type: r.type,
+          used_size: r.used_size,
+          free_size: r.free_size,
+          utilization_percent: r.limit_size ? (r.used_size / r.limit_size) * 100 : 0,
+          sections: [],
+        };
+      }
+      for (const s of sections) {
+        if (s.report_id !== reportId) continue;
+        layout[s.region]?.sections.push({
+          name: s.name,
+          address: s.address,
+          size: s.size,
+          type: s.type,
+          end_address: s.address + s.size,
+        });
+      }
+      return layout;
+    };
+    return [build(a.reportId), build(b.reportId)];
   }
 
-  private async fullReport(v: ReportVersion): Promise<MemoryReport> {
-    const [layout, symbols] = await Promise.all([this.layout(v), this.store.symbols(v)]);
-    return report(layout, symbols);
+  private async fullReports(
+    a: ReportVersion,
+    b: ReportVersion,
+  ): Promise<[MemoryReport, MemoryReport]> {
+    const [[oldLayout, newLayout], oldSymbols, newSymbols] = await Promise.all([
+      this.layouts(a, b),
+      this.store.symbols(a),
+      this.store.symbols(b),
+    ]);
+    return [report(oldLayout, oldSymbols), report(newLayout, newSymbols)];
   }
 
   private async reducedReports(
     a: ReportVersion,
     b: ReportVersion,
   ): Promise<[MemoryReport, MemoryReport]> {
-    const [oldLayout, newLayout, groups, bytes] = await Promise.all([
-      this.layout(a),
-      this.layout(b),
+    const [[oldLayout, newLayout], groups, bytes] = await Promise.all([
+      this.layouts(a, b),
       this.store.differingGroups(a, b),
       this.store.sectionBytes(a, b),
     ]);

@@ -107,6 +107,35 @@ export class SymbolStore {
     );
   }
 
+  /** Regions and sections of two reports in two reads (a diff's layouts), keyed by report id. */
+  async layouts(
+    a: ReportVersion,
+    b: ReportVersion,
+  ): Promise<{
+    regions: (ReportRegionRow & { report_id: string })[];
+    sections: (ReportSectionRow & { report_id: string })[];
+  }> {
+    const params = { ...SymbolStore.params(a, 'a'), ...SymbolStore.params(b, 'b') };
+    const where = `project_id = {projectId:String} AND target_id = {targetId:String}
+       AND (${SIDE('a')} OR ${SIDE('b')})`;
+    const [regions, sections] = await Promise.all([
+      this.rows<Omit<ReportRegionRow, 'free_size'> & { report_id: string }>(
+        `SELECT report_id, name, type, address, limit_size, used_size FROM regions_v1
+         WHERE ${where} ORDER BY address, name`,
+        params,
+      ),
+      this.rows<ReportSectionRow & { report_id: string }>(
+        `SELECT report_id, name, region, address, size, type FROM sections_v1
+         WHERE ${where} ORDER BY address, name`,
+        params,
+      ),
+    ]);
+    return {
+      regions: regions.map((row) => ({ ...row, free_size: row.limit_size - row.used_size })),
+      sections,
+    };
+  }
+
   /** Every symbol of a report, by address (one contiguous range of the ordering key). */
   async symbols(r: ReportVersion): Promise<ReportSymbolRow[]> {
     return this.rows<ReportSymbolRow>(
