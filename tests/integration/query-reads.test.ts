@@ -649,6 +649,13 @@ describe('query reads through the gateway', () => {
       overwrite_count: 1,
     });
     expect(during.body.data.symbols).toHaveLength(before.symbols.length);
+    // Chains and series see the new upload at once (the cached timeline is re-read).
+    const pageDuring = await get<CommitPageData>(`/commits/${sha(6)}?count=1`);
+    expect(pageDuring.body.data.commits[0]).toMatchObject({ sha: sha(6), status: 'pending' });
+    const replacedReport = toReport(replaced);
+    expect(pageDuring.body.data.commits[0]!.regions.find((r) => r.name === 'RAM')!.used_size).toBe(
+      replacedReport.memory_layout.RAM!.used_size,
+    );
     const diffDuring = await get<CommitDiffData>(`/commit/${sha(1)}/${sha(6)}`);
     expect(diffDuring.body.data.diff).toEqual(diffReports(reports.get(sha(1))!, before));
 
@@ -657,6 +664,8 @@ describe('query reads through the gateway', () => {
     const after = await get<CommitReportData>(`/commit/${sha(6)}?include_symbols=true`);
     expect(after.body.data.report).toMatchObject({ status: 'ingested', ingested_version: 2 });
     expect(after.body.data.symbols).toHaveLength(replaced.length);
+    const pageAfter = await get<CommitPageData>(`/commits/${sha(6)}?count=1`);
+    expect(pageAfter.body.data.commits[0]).toMatchObject({ status: 'ingested' });
     const diffAfter = await get<CommitDiffData>(`/commit/${sha(1)}/${sha(6)}`);
     expect(diffAfter.body.data.diff).toEqual(diffReports(reports.get(sha(1))!, toReport(replaced)));
     const history = await get<HistoryData>(

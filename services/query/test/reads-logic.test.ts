@@ -1,26 +1,35 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ReportSymbolRow } from '@memtrail/contracts';
-import { ChainRepository, type ChainNode } from '../src/reads/chain.repository.js';
+import { walkChain } from '../src/reads/chain.js';
+import type { TimelineEntry } from '../src/reads/timeline.cache.js';
 import { toCsv } from '../src/reads/csv.js';
 import { buildTree } from '../src/reads/tree.js';
 
 const node = (
   sha: string,
   parent: string | null,
-  kind: ChainNode['kind'],
+  kind: TimelineEntry['kind'],
   totals: string,
-): ChainNode => ({
+): TimelineEntry => ({
   id: `id-${sha}`,
   sha,
   parent_sha: parent,
   kind,
+  status: 'ingested',
+  branch: 'main',
+  ingested_version: 1,
+  created_at: new Date(0),
   committed_at: null,
+  message: null,
+  subject: null,
+  author_name: null,
+  author_email: null,
+  tags: [],
+  region_totals: {},
   totals_key: totals,
 });
 
 describe('chain walk', () => {
-  // walk() is pure: it needs no database.
-  const chain = new ChainRepository(undefined as never);
   const nodes = new Map(
     [
       node('a', null, 'full', 't1'),
@@ -34,7 +43,7 @@ describe('chain walk', () => {
   );
 
   it('flags footprint changes against the nearest older build that has one', () => {
-    const walked = chain.walk(nodes, 'f')!;
+    const walked = walkChain(nodes, 'f')!;
     expect(
       walked.map((w) => [w.node.sha, w.depth, w.changed, w.footprintParent?.sha ?? null]),
     ).toEqual([
@@ -48,15 +57,15 @@ describe('chain walk', () => {
   });
 
   it('ends where a parent has no report, and is null for an unknown commit', () => {
-    expect(chain.walk(nodes, 'x')!.map((w) => w.node.sha)).toEqual(['x']);
-    expect(chain.walk(nodes, 'nope')).toBeNull();
+    expect(walkChain(nodes, 'x')!.map((w) => w.node.sha)).toEqual(['x']);
+    expect(walkChain(nodes, 'nope')).toBeNull();
   });
 
   it('stops at the first commit seen twice', () => {
     const loop = new Map(
       [node('p', 'q', 'full', '1'), node('q', 'p', 'full', '2')].map((n) => [n.sha, n]),
     );
-    expect(chain.walk(loop, 'p')!.map((w) => w.node.sha)).toEqual(['p', 'q']);
+    expect(walkChain(loop, 'p')!.map((w) => w.node.sha)).toEqual(['p', 'q']);
   });
 });
 

@@ -4,29 +4,12 @@ import type {
   CommitPageData,
   CommitsRequest,
   RegionUsageWithDelta,
-  ReportKindName,
-  ReportStatusName,
 } from '@memtrail/contracts';
-import { PrismaClient } from '@memtrail/db';
-import { ChainRepository, type WalkedCommit } from './chain.repository.js';
+import { walkChain, type WalkedCommit } from './chain.js';
 import { notFound } from './errors.js';
 import { regionUsages } from './report-rows.js';
 import { ReportsRepository } from './reports.repository.js';
-
-interface PageRow {
-  id: string;
-  sha: string;
-  message: string | null;
-  author_name: string | null;
-  author_email: string | null;
-  committed_at: Date | null;
-  tags: string[];
-  parent_sha: string | null;
-  branch: string | null;
-  kind: ReportKindName;
-  status: ReportStatusName;
-  region_totals: unknown;
-}
+import { TimelineCache } from './timeline.cache.js';
 
 /** Region totals of a commit with changes against the nearest older build with a footprint. */
 export function regionDeltas(totals: unknown, parentTotals: unknown): RegionUsageWithDelta[] {
@@ -41,35 +24,44 @@ export function regionDeltas(totals: unknown, parentTotals: unknown): RegionUsag
   });
 }
 
-/** The commit list of spec §7: walk, flag footprint changes, count, then details of one page. */
+function chainCommit(w: WalkedCommit): ChainCommit {
+  const e = w.node;
+  return {
+    sha: e.sha,
+    message: e.message,
+    author_name: e.author_name,
+    author_email: e.author_email,
+    committed_at: e.committed_at?.toISOString() ?? null,
+    tags: e.tags,
+    parent_sha: e.parent_sha,
+    branch: e.branch,
+    kind: e.kind,
+    status: e.status,
+    depth: w.depth,
+    changed: w.changed,
+    regions:
+      e.kind === 'build_failed'
+        ? []
+        : regionDeltas(e.region_totals, w.footprintParent?.region_totals),
+  };
+}
+
+/** The commit list of spec §7: walk, flag footprint changes, count, then one page. */
 @Injectable()
 export class CommitsService {
   constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(ReportsRepository) private readonly reports: ReportsRepository,
-    @Inject(ChainRepository) private readonly chain: ChainRepository,
+    @Inject(TimelineCache) private readonly timelines: TimelineCache,
   ) {}
 
   async page(req: CommitsRequest): Promise<CommitPageData> {
     const target = await this.reports.target(req);
-    const walked = this.chain.walk(await this.chain.nodes(target), req.sha);
+    const walked = walkChain((await this.timelines.get(target)).bySha, req.sha);
     if (!walked) throw notFound(`Commit ${req.sha} has no report for target ${target.name}`);
     const listed = req.onlyChanged ? walked.filter((w) => w.changed) : walked;
     const page = listed.slice(req.offset, req.offset + req.count);
-    const ids = new Set(
-      page.flatMap((w) => [w.node.id, ...(w.footprintParent ? [w.footprintParent.id] : [])]),
-    );
-    const rows = ids.size
-      ? await this.prisma.$queryRaw<PageRow[]>`
-          SELECT r.id::text AS id, c.sha, c.message, c.author_name, c.author_email, c.committed_at,
-                 c.tags, r.parent_sha, r.branch, r.kind::text AS kind, r.status::text AS status,
-                 r.region_totals
-          FROM reports r JOIN commits c ON c.id = r.commit_id
-          WHERE r.id = ANY(${[...ids]}::uuid[])`
-      : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
     return {
-      commits: page.map((w) => chainCommit(w, byId)),
+      commits: page.map(chainCommit),
       pagination: {
         total_in_chain: listed.length,
         has_more: req.offset + page.length < listed.length,
@@ -83,25 +75,4 @@ export class CommitsService {
       },
     };
   }
-}
-
-function chainCommit(w: WalkedCommit, byId: Map<string, PageRow>): ChainCommit {
-  const row = byId.get(w.node.id)!;
-  const parent = w.footprintParent ? byId.get(w.footprintParent.id) : undefined;
-  return {
-    sha: row.sha,
-    message: row.message,
-    author_name: row.author_name,
-    author_email: row.author_email,
-    committed_at: row.committed_at?.toISOString() ?? null,
-    tags: row.tags,
-    parent_sha: row.parent_sha,
-    branch: row.branch,
-    kind: row.kind,
-    status: row.status,
-    depth: w.depth,
-    changed: w.changed,
-    regions:
-      row.kind === 'build_failed' ? [] : regionDeltas(row.region_totals, parent?.region_totals),
-  };
 }

@@ -32,14 +32,14 @@ export class HistoryService {
   ): Promise<HistoryData> {
     const target = await this.reports.target(req);
     const [{ reports, truncated }, rows] = await Promise.all([
-      this.selection.select(target, req.selection, 'none'),
+      this.selection.select(target, req.selection),
       sizes(target.projectId, target.id),
     ]);
     const byVersion = new Map(rows.map((r) => [`${r.report_id}/${r.ingest_version}`, r]));
     const readable = reports.filter(
       (r) => r.ingested_version !== null && r.kind !== 'build_failed',
     );
-    const found = readable.map((r) => byVersion.get(`${r.report_id}/${r.ingested_version}`));
+    const found = readable.map((r) => byVersion.get(`${r.id}/${r.ingested_version}`));
     const commits = readable.map(seriesCommit);
     const size = found.map((f) => f?.size ?? 0);
     const present = found.map((f) => f !== undefined);

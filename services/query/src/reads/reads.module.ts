@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ChainRepository } from './chain.repository.js';
 import { CommitsService } from './commits.service.js';
 import { DiffService } from './diff.service.js';
 import { ExportService } from './export.service.js';
@@ -12,12 +11,13 @@ import { ReportsRepository } from './reports.repository.js';
 import { SelectionRepository } from './selection.repository.js';
 import { SeriesService } from './series.service.js';
 import { SymbolStore } from './symbol-store.js';
+import { TimelineCache } from './timeline.cache.js';
 
 @Module({
   controllers: [ReadsController],
   providers: [
     ReportsRepository,
-    ChainRepository,
+    TimelineCache,
     SelectionRepository,
     SymbolStore,
     HeadsService,

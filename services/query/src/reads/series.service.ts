@@ -34,8 +34,8 @@ const nulls = (n: number): (number | null)[] => new Array<number | null>(n).fill
 
 /**
  * Region and section series for the dashboard. Both come from the totals Postgres stores with
- * each report (written by the upload from the same report), so a series over thousands of
- * commits is one indexed read of small JSON values, not a ClickHouse scan.
+ * each report (written by the upload from the same report): region totals are part of the
+ * target's timeline, section totals are read for the selected reports.
  */
 @Injectable()
 export class SeriesService {
@@ -46,7 +46,7 @@ export class SeriesService {
 
   async regions(req: SeriesRequest): Promise<RegionSeriesData> {
     const target = await this.reports.target(req);
-    const { reports, truncated } = await this.selection.select(target, req.selection, 'regions');
+    const { reports, truncated } = await this.selection.select(target, req.selection);
     const n = reports.length;
     const columns = new Map<string, RegionSeries>();
     reports.forEach((r, i) => {
@@ -71,12 +71,14 @@ export class SeriesService {
 
   async sections(req: SeriesRequest): Promise<SectionSeriesData> {
     const target = await this.reports.target(req);
-    const { reports, truncated } = await this.selection.select(target, req.selection, 'sections');
+    const { reports, truncated } = await this.selection.select(target, req.selection);
+    const totals = await this.selection.sectionTotals(reports);
     const n = reports.length;
     const wanted = req.names?.length ? new Set(req.names) : null;
     const columns = new Map<string, SectionSeries>();
     reports.forEach((r, i) => {
-      const stored = (Array.isArray(r.section_totals) ? r.section_totals : []) as StoredSection[];
+      const own = totals.get(r.id);
+      const stored = (Array.isArray(own) ? own : []) as StoredSection[];
       for (const s of stored) {
         const key = `${s.region}/${s.name}`;
         if (wanted && !wanted.has(key) && !wanted.has(s.name)) continue;

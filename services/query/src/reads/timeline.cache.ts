@@ -1,0 +1,91 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ReportKindName, ReportStatusName } from '@memtrail/contracts';
+import { PrismaClient } from '@memtrail/db';
+import type { TargetRecord } from './reports.repository.js';
+
+/** One report of a target with its commit: everything chains, series and pages need. */
+export interface TimelineEntry {
+  id: string;
+  sha: string;
+  parent_sha: string | null;
+  kind: ReportKindName;
+  status: ReportStatusName;
+  branch: string | null;
+  ingested_version: number | null;
+  created_at: Date;
+  committed_at: Date | null;
+  message: string | null;
+  subject: string | null;
+  author_name: string | null;
+  author_email: string | null;
+  tags: string[];
+  region_totals: unknown;
+  /** 64-bit hash of the region totals as jsonb (key order does not matter). */
+  totals_key: string;
+}
+
+export interface Timeline {
+  bySha: Map<string, TimelineEntry>;
+  /** Newest first by commit time (then upload time), as series take them. */
+  newestFirst: TimelineEntry[];
+}
+
+interface Cached {
+  stamp: string;
+  timeline: Promise<Timeline>;
+}
+
+/** Targets whose timelines are kept; the least recently used is dropped beyond this. */
+const MAX_TARGETS = 32;
+
+/**
+ * Every report of a target with its commit, read from Postgres once and kept while nothing
+ * changes. Each use first reads a stamp — count and summed update times of the target's
+ * reports and of the project's commits — so any upload, overwrite, ingestion or commit
+ * backfill is seen by the very next read; only an unchanged target is served from memory.
+ * Reading 5,000 reports with their commits costs tens of milliseconds, the stamp a few.
+ */
+@Injectable()
+export class TimelineCache {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+
+  async get(target: TargetRecord): Promise<Timeline> {
+    const stamp = await this.stamp(target);
+    const cached = this.cache.get(target.id);
+    if (cached && cached.stamp === stamp) {
+      // Map order is recency order.
+      this.cache.delete(target.id);
+      this.cache.set(target.id, cached);
+      return cached.timeline;
+    }
+    const timeline = this.load(target);
+    this.cache.set(target.id, { stamp, timeline });
+    timeline.catch(() => this.cache.delete(target.id));
+    while (this.cache.size > MAX_TARGETS) this.cache.delete(this.cache.keys().next().value!);
+    return timeline;
+  }
+
+  private async stamp(target: TargetRecord): Promise<string> {
+    const [row] = await this.prisma.$queryRaw<{ stamp: string }[]>`
+      SELECT concat_ws('/',
+        (SELECT count(*) || ':' || coalesce(sum(extract(epoch FROM updated_at)), 0)
+           FROM reports WHERE target_id = ${target.id}::uuid),
+        (SELECT count(*) || ':' || coalesce(sum(extract(epoch FROM updated_at)), 0)
+           FROM commits WHERE project_id = ${target.projectId}::uuid)) AS stamp`;
+    return row!.stamp;
+  }
+
+  private async load(target: TargetRecord): Promise<Timeline> {
+    const rows = await this.prisma.$queryRaw<TimelineEntry[]>`
+      SELECT r.id::text AS id, c.sha, r.parent_sha, r.kind::text AS kind, r.status::text AS status,
+             r.branch, r.ingested_version, r.created_at, c.committed_at, c.message,
+             split_part(c.message, E'\n', 1) AS subject, c.author_name, c.author_email, c.tags,
+             r.region_totals, jsonb_hash_extended(r.region_totals, 0)::text AS totals_key
+      FROM reports r JOIN commits c ON c.id = r.commit_id
+      WHERE r.target_id = ${target.id}::uuid
+      ORDER BY c.committed_at DESC NULLS LAST, r.created_at DESC`;
+    return { bySha: new Map(rows.map((e) => [e.sha, e])), newestFirst: rows };
+  }
+}
