@@ -219,11 +219,9 @@ export interface CommitDiffData {
  */
 export interface SeriesCommit {
   sha: string;
-  /** First line of the commit message. */
+  /** First line of the commit message (the full commit is one `commit/{sha}` read away). */
   subject: string | null;
-  author_name: string | null;
   committed_at: string | null;
-  branch: string | null;
   kind: ReportKindName;
 }
 

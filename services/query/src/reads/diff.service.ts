@@ -128,10 +128,25 @@ export class DiffService {
       for (const row of g.new_rows) newSide.add(g.name, row);
     }
     return [
-      report(oldLayout, [...oldSide.symbols, ...oldSide.standIns(bytes, a.reportId)]),
-      report(newLayout, [...newSide.symbols, ...newSide.standIns(bytes, b.reportId)]),
+      report(oldLayout, [...oldSide.symbols, ...oldSide.standIns(bytes, a.reportId, oldLayout)]),
+      report(newLayout, [...newSide.symbols, ...newSide.standIns(bytes, b.reportId, newLayout)]),
     ];
   }
+}
+
+/** Address of `section` in `region` (else anywhere, else 0: the symbols are unplaced anyway). */
+function sectionStart(
+  layout: Record<string, ReportRegion>,
+  section: string,
+  region: string,
+): number {
+  const inRegion = layout[region]?.sections.find((s) => s.name === section);
+  if (inRegion) return inRegion.address;
+  for (const r of Object.values(layout)) {
+    const found = r.sections.find((s) => s.name === section);
+    if (found) return found.address;
+  }
+  return 0;
 }
 
 function ingested(r: ReportRecord): ReportVersion {
@@ -183,19 +198,23 @@ class FetchedSide {
 
   /**
    * Per section and region, the bytes of symbols left in ClickHouse (all bytes minus those
-   * fetched) as one symbol at an address of that section, so the engine's placement counts
-   * them where the real symbols lie.
+   * fetched) as one symbol at the start of that section in that region, so the engine's
+   * placement counts them in the section instance where the real symbols lie.
    */
-  standIns(all: SectionBytes[], reportId: string): ReportSymbol[] {
+  standIns(
+    all: SectionBytes[],
+    reportId: string,
+    layout: Record<string, ReportRegion>,
+  ): ReportSymbol[] {
     return all
       .filter((b) => b.report_id === reportId)
       .map((b) => ({ b, rest: b.bytes - (this.bytes.get(sectionKey(b.section, b.region)) ?? 0) }))
       .filter(({ rest }) => rest !== 0)
       .map(({ b, rest }) => ({
         name: `${UNCHANGED} ${b.section} ${b.region}`,
-        address: b.first_address,
+        address: sectionStart(layout, b.section, b.region),
         size: rest,
-        type: b.first_type,
+        type: 'OBJECT',
         binding: 'LOCAL',
         section: b.section,
         source_file: '',

@@ -16,9 +16,7 @@ export function seriesCommit(r: TimelineEntry): SeriesCommit {
   return {
     sha: r.sha,
     subject: r.subject,
-    author_name: r.author_name,
     committed_at: r.committed_at?.toISOString() ?? null,
-    branch: r.branch,
     kind: r.kind,
   };
 }

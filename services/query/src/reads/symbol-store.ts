@@ -34,8 +34,6 @@ export interface SectionBytes {
   section: string;
   region: string;
   bytes: number;
-  first_address: number;
-  first_type: string;
 }
 
 export interface VersionedSize {
@@ -149,14 +147,13 @@ export class SymbolStore {
   /**
    * Name groups whose rows differ between two reports. A group whose rows, in address order,
    * have the same size, section, region and source on both sides pairs up as unchanged in every
-   * pass of the diff cascade, so only the others need to leave ClickHouse. A cheap first pass
-   * (no arrays) keeps every name that is not one row on each side with equal fingerprints; the
-   * exact comparison then runs on those few groups only.
+   * pass of the diff cascade, so only the others need to leave ClickHouse. A first pass over the
+   * insert-time hashes (`name_hash`, `origin_hash`, migration 0004) keeps every name that is not
+   * one row on each side with equal origins; the exact comparison runs on those few groups only.
    */
   async differingGroups(a: ReportVersion, b: ReportVersion): Promise<DifferingGroup[]> {
     const row = `(address, size, type, section, region, source_file, archive, object_file, binding)`;
     const key = `x -> (x.2, x.4, x.5, x.6)`;
-    const fingerprint = `cityHash64(size, section, region, source_file)`;
     const both = `project_id = {projectId:String} AND target_id = {targetId:String}
          AND (${SIDE('a')} OR ${SIDE('b')})`;
     return this.rows<DifferingGroup>(
@@ -164,23 +161,21 @@ export class SymbolStore {
          arraySort(groupArrayIf(${row}, ${SIDE('a')})) AS old_rows,
          arraySort(groupArrayIf(${row}, ${SIDE('b')})) AS new_rows
        FROM symbols_v1
-       WHERE ${both} AND name IN (
-         SELECT name FROM symbols_v1 WHERE ${both}
-         GROUP BY name
-         HAVING countIf(${SIDE('a')}) != 1 OR countIf(${SIDE('b')}) != 1
-             OR anyIf(${fingerprint}, ${SIDE('a')}) != anyIf(${fingerprint}, ${SIDE('b')}))
+       WHERE ${both} AND name_hash IN (
+         SELECT name_hash FROM symbols_v1 WHERE ${both}
+         GROUP BY name_hash
+         HAVING count() != 2 OR countIf(${SIDE('a')}) != 1 OR min(origin_hash) != max(origin_hash))
        GROUP BY name
        HAVING arrayMap(${key}, old_rows) != arrayMap(${key}, new_rows)`,
       { ...SymbolStore.params(a, 'a'), ...SymbolStore.params(b, 'b') },
     );
   }
 
-  /** Symbol bytes per section and region of both reports, with one address inside each. */
+  /** Symbol bytes per section and region of both reports (`section_bytes_v1`). */
   async sectionBytes(a: ReportVersion, b: ReportVersion): Promise<SectionBytes[]> {
     return this.rows<SectionBytes>(
-      `SELECT report_id, section, region, sum(size) AS bytes,
-         min(address) AS first_address, argMin(type, address) AS first_type
-       FROM symbols_v1
+      `SELECT report_id, section, region, sum(size) AS bytes
+       FROM section_bytes_v1
        WHERE project_id = {projectId:String} AND target_id = {targetId:String}
          AND (${SIDE('a')} OR ${SIDE('b')})
        GROUP BY report_id, section, region`,
