@@ -95,6 +95,9 @@ describe('ClickHouse migrations', () => {
       'archive',
       'object_file',
       'ingest_version',
+      // 0004: insert-time hashes for two-report diffs.
+      'name_hash',
+      'origin_hash',
     ]);
     expect(await columns('sections_v1')).toEqual(
       expect.arrayContaining([
@@ -131,9 +134,29 @@ describe('ClickHouse migrations', () => {
     );
     expect(tables).toEqual([
       {
+        name: 'file_sizes_mv_v1',
+        engine: 'MaterializedView',
+        sorting_key: '',
+      },
+      {
+        name: 'file_sizes_v1',
+        engine: 'SummingMergeTree',
+        sorting_key: 'project_id, target_id, source_file, report_id, ingest_version',
+      },
+      {
         name: 'regions_v1',
         engine: 'ReplacingMergeTree',
         sorting_key: 'project_id, target_id, commit_time, report_id, name',
+      },
+      {
+        name: 'section_bytes_mv_v1',
+        engine: 'MaterializedView',
+        sorting_key: '',
+      },
+      {
+        name: 'section_bytes_v1',
+        engine: 'SummingMergeTree',
+        sorting_key: 'project_id, target_id, report_id, ingest_version, section, region',
       },
       {
         name: 'sections_v1',
