@@ -1,6 +1,7 @@
 // Synthetic but self-consistent firmware histories for the web tests and the dashboard
 // benchmark: symbols in sections in regions, laid out by address, whose sizes drift commit by
 // commit the way a real project's do (steady growth, the odd new module, occasional cleanups).
+import { createHash } from 'node:crypto';
 
 interface SymbolSeed {
   name: string;
@@ -128,11 +129,9 @@ export interface HistoryCommit {
   report: Record<string, unknown>;
 }
 
+/** A SHA-1-like id: distinct in its first characters, as real commit SHAs are. */
 const sha = (index: number, salt: string) =>
-  (salt + index.toString(16).padStart(8, '0'))
-    .padEnd(40, 'a')
-    .replace(/[^0-9a-f]/g, 'b')
-    .slice(0, 40);
+  createHash('sha1').update(`${salt}:${index}`).digest('hex');
 
 const MESSAGES = [
   'Add retry to the MQTT reconnect path',

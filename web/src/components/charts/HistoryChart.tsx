@@ -1,7 +1,8 @@
 import { area, line, max, scaleLinear } from 'd3';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { HistoryData } from '../../lib/api/queryTypes.ts';
-import { formatBytes, formatDate, shortSha, subjectOf } from '../../lib/format.ts';
+import { formatBytes, formatDate, shortSha } from '../../lib/format.ts';
+import { historyPoints } from '../../lib/seriesPoints.ts';
 
 const WIDTH = 900;
 const HEIGHT = 200;
@@ -16,7 +17,7 @@ export function HistoryChart({
   onOpen(sha: string): void;
 }) {
   const [hover, setHover] = useState<number | null>(null);
-  const points = history.points;
+  const points = useMemo(() => historyPoints(history), [history]);
   const x = scaleLinear()
     .domain([0, Math.max(1, points.length - 1)])
     .range([M.left, WIDTH - M.right]);
@@ -79,7 +80,7 @@ export function HistoryChart({
             <code>{shortSha(hovered.sha)}</code>
             <span>{formatDate(hovered.committed_at)}</span>
           </div>
-          <p className="chart__tooltip-msg">{subjectOf(hovered.message)}</p>
+          <p className="chart__tooltip-msg">{hovered.subject ?? ''}</p>
           <strong>{hovered.present ? formatBytes(hovered.size) : 'absent'}</strong>
         </div>
       ) : null}

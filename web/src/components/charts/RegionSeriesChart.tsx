@@ -1,14 +1,7 @@
 import { line, max, scaleLinear, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { RegionSeriesPoint } from '../../lib/api/queryTypes.ts';
-import {
-  formatBytes,
-  formatDate,
-  formatDelta,
-  formatPercent,
-  shortSha,
-  subjectOf,
-} from '../../lib/format.ts';
+import type { RegionSeriesPoint } from '../../lib/seriesPoints.ts';
+import { formatBytes, formatDate, formatDelta, formatPercent, shortSha } from '../../lib/format.ts';
 
 const HEIGHT = 280;
 const MARGIN = { top: 16, right: 20, bottom: 28, left: 72 };
@@ -208,10 +201,7 @@ export function RegionSeriesChart({
             <code>{shortSha(hovered.sha)}</code>
             <span>{formatDate(hovered.committed_at)}</span>
           </div>
-          <p className="chart__tooltip-msg">{subjectOf(hovered.message)}</p>
-          {hovered.author_name ? (
-            <p className="chart__tooltip-author">{hovered.author_name}</p>
-          ) : null}
+          <p className="chart__tooltip-msg">{hovered.subject ?? ''}</p>
           {lines.map(({ region, color }) => {
             const usage = hovered.regions[region];
             if (!usage) return null;

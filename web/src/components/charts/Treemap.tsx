@@ -1,24 +1,30 @@
-import { hierarchy, treemap, treemapSquarify } from 'd3';
+import { hierarchy, treemap, treemapSquarify, type HierarchyRectangularNode } from 'd3';
 import { useMemo } from 'react';
 import type { TreeNode } from '../../lib/api/queryTypes.ts';
 import { formatBytes } from '../../lib/format.ts';
 
 const WIDTH = 1000;
 const HEIGHT = 460;
-const KIND_COLORS: Record<string, string> = {
-  region: '#1d4ed8',
-  section: '#2563eb',
-  directory: '#0d9488',
-  file: '#14b8a6',
-  archive: '#7c3aed',
-  object: '#a855f7',
-  symbol: '#f59e0b',
-};
+/** Levels drawn below the node shown: enough to see where bytes go without drilling. */
+const DEPTH = 4;
+const HEADER = 15;
+/** One hue per top-level tile, so a section's files stay recognisably its own. */
+const HUES = [221, 173, 262, 32, 340, 199, 142, 12];
+
+type Tile = HierarchyRectangularNode<TreeNode>;
+
+function fill(tile: Tile): string {
+  const top = tile.ancestors().find((a) => a.depth === 1) ?? tile;
+  const hue = HUES[(top.parent?.children?.indexOf(top) ?? 0) % HUES.length];
+  // Deeper levels are lighter; symbols get a touch of warmth to stand out from files.
+  const lightness = 34 + tile.depth * 11 + (tile.data.kind === 'symbol' ? 4 : 0);
+  return `hsl(${hue} 62% ${Math.min(lightness, 78)}%)`;
+}
 
 /**
- * One level of the size tree as a squarified treemap; each tile shows its children faintly so
- * the next level is visible before drilling in. Clicking a tile with children drills in;
- * clicking a symbol selects it.
+ * The size tree below one node as a squarified treemap, four levels deep (for a region:
+ * sections, then directories, files and what they hold), labelled where a label fits.
+ * Clicking a tile with children drills in to it; clicking a symbol selects it.
  */
 export function Treemap({
   node,
@@ -26,27 +32,39 @@ export function Treemap({
   onSymbol,
 }: {
   node: TreeNode;
-  onDrill(child: TreeNode): void;
+  /** The nodes from `node`'s child down to the clicked tile, in order. */
+  onDrill(chain: TreeNode[]): void;
   onSymbol(symbol: TreeNode): void;
 }) {
   const tiles = useMemo(() => {
     const root = hierarchy<TreeNode>(node, (current) =>
-      current === node || current.kind !== 'symbol'
-        ? (current.children ?? []).filter((c) => c.size > 0)
-        : [],
+      (current.children ?? []).filter((c) => c.size > 0),
     )
       .sum((current) => (current.children?.length ? 0 : current.size))
       .sort((a, b) => (b.value ?? 0) - (a.value ?? 0));
-    treemap<TreeNode>()
+    const laid = treemap<TreeNode>()
       .tile(treemapSquarify)
       .size([WIDTH, HEIGHT])
       .paddingInner(2)
-      .paddingTop((d) => (d.depth === 1 ? 16 : 0))
+      .paddingOuter((d) => (d.depth === 0 ? 0 : 1))
+      .paddingTop((d) => (d.depth > 0 && d.depth < DEPTH && d.y1 - d.y0 > HEADER * 2 ? HEADER : 0))
       .round(true)(root);
-    return root;
+    return laid
+      .descendants()
+      .filter((d) => d.depth > 0 && d.depth <= DEPTH && d.x1 - d.x0 >= 1 && d.y1 - d.y0 >= 1);
   }, [node]);
 
   const total = node.size || 1;
+  const click = (tile: Tile) => {
+    const chain = tile
+      .ancestors()
+      .reverse()
+      .slice(1)
+      .map((a) => a.data);
+    if (tile.data.kind === 'symbol') onSymbol(tile.data);
+    else if (tile.data.children?.length) onDrill(chain);
+  };
+
   return (
     <svg
       className="treemap"
@@ -54,50 +72,45 @@ export function Treemap({
       role="img"
       aria-label={`Treemap of ${node.name}`}
     >
-      {(tiles.children ?? []).map((child) => {
-        const { x0, y0, x1, y1 } = child as unknown as {
-          x0: number;
-          y0: number;
-          x1: number;
-          y1: number;
-        };
-        const data = child.data;
-        const w = x1 - x0;
-        const h = y1 - y0;
-        const drillable = Boolean(data.children?.length);
+      {tiles.map((tile) => {
+        const w = tile.x1 - tile.x0;
+        const h = tile.y1 - tile.y0;
+        const label = w > 48 && h > 13;
         return (
           <g
-            key={`${data.kind}:${data.name}`}
-            className="treemap__tile"
-            onClick={() => (drillable ? onDrill(data) : data.kind === 'symbol' && onSymbol(data))}
+            key={tile
+              .ancestors()
+              .map((a) => `${a.data.kind}:${a.data.name}`)
+              .join('/')}
+            className={`treemap__tile treemap__tile--d${tile.depth}`}
+            onClick={(event) => {
+              event.stopPropagation();
+              click(tile);
+            }}
           >
             <rect
-              x={x0}
-              y={y0}
+              x={tile.x0}
+              y={tile.y0}
               width={w}
               height={h}
-              fill={KIND_COLORS[data.kind] ?? '#64748b'}
-              rx={3}
-            />
-            {(child.children ?? []).map((grand) => {
-              const g = grand as unknown as { x0: number; y0: number; x1: number; y1: number };
-              return (
-                <rect
-                  key={`${grand.data.kind}:${grand.data.name}`}
-                  x={g.x0}
-                  y={g.y0}
-                  width={Math.max(0, g.x1 - g.x0)}
-                  height={Math.max(0, g.y1 - g.y0)}
-                  className="treemap__inner"
-                >
-                  <title>{`${grand.data.name} · ${formatBytes(grand.data.size)}`}</title>
-                </rect>
-              );
-            })}
-            <title>{`${data.name} (${data.kind}) · ${formatBytes(data.size)} · ${((data.size / total) * 100).toFixed(1)}%`}</title>
-            {w > 60 && h > 14 ? (
-              <text x={x0 + 5} y={y0 + 12} className="treemap__label">
-                {truncate(data.name, Math.floor(w / 7))} · {formatBytes(data.size)}
+              fill={fill(tile)}
+              rx={tile.depth === 1 ? 3 : 1}
+            >
+              <title>{`${tile
+                .ancestors()
+                .reverse()
+                .slice(1)
+                .map((a) => a.data.name)
+                .join(
+                  ' › ',
+                )} (${tile.data.kind}) · ${formatBytes(tile.data.size)} · ${((tile.data.size / total) * 100).toFixed(1)}%`}</title>
+            </rect>
+            {label ? (
+              <text x={tile.x0 + 4} y={tile.y0 + 11} className="treemap__label">
+                {truncate(
+                  `${tile.data.name} · ${formatBytes(tile.data.size)}`,
+                  Math.floor(w / 6.5),
+                )}
               </text>
             ) : null}
           </g>

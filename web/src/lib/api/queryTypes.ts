@@ -8,7 +8,6 @@ export type {
   Head,
   HistoryData,
   RegionSeriesData,
-  RegionSeriesPoint,
   ReportSymbolRow,
   TreeData,
   TreeNode,

@@ -6,6 +6,7 @@ import { UsageBar } from '../../components/UsageBar.tsx';
 import type { Head, RegionSeriesData } from '../../lib/api/queryTypes.ts';
 import { useHeads, useTargetResource } from '../../lib/data.ts';
 import { formatDate, shortSha, subjectOf } from '../../lib/format.ts';
+import { regionPoints } from '../../lib/seriesPoints.ts';
 import { paths } from '../../lib/routes.ts';
 import { REGION_COLORS, useTargetRoute } from '../../lib/targetRoute.ts';
 import { CommitHistory } from './CommitHistory.tsx';
@@ -26,7 +27,8 @@ export function DashboardPage() {
     target,
     branch ? `series/regions?branch=${encodeURIComponent(branch)}&limit=${SERIES_LIMIT}` : null,
   );
-  const regionNames = series.data?.region_names ?? [];
+  const points = useMemo(() => (series.data ? regionPoints(series.data) : []), [series.data]);
+  const regionNames = useMemo(() => series.data?.regions.map((r) => r.name) ?? [], [series.data]);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
   const lines = useMemo(
     () =>
@@ -35,8 +37,8 @@ export function DashboardPage() {
         .filter(({ region }) => !hidden.has(region)),
     [regionNames, hidden],
   );
-  const latest = series.data?.points.at(-1);
-  const beforeLatest = series.data?.points.at(-2);
+  const latest = points.at(-1);
+  const beforeLatest = points.at(-2);
 
   if (heads.isLoading && !heads.data) return <Spinner message="Loading dashboard..." />;
   if (!heads.data?.length)
@@ -127,11 +129,11 @@ export function DashboardPage() {
           </div>
         </div>
         {series.data ? (
-          series.data.points.length > 0 ? (
+          points.length > 0 ? (
             <>
-              <RegionSeriesChart points={series.data.points} lines={lines} onOpen={openCommit} />
+              <RegionSeriesChart points={points} lines={lines} onOpen={openCommit} />
               <p className="panel__hint">
-                {series.data.points.length} commits
+                {points.length} commits
                 {series.data.truncated ? ` (latest ${SERIES_LIMIT})` : ''} · scroll to zoom, drag to
                 pan, click a commit to open it
               </p>

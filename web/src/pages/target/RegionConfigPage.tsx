@@ -4,7 +4,7 @@ import {
   type RegionKind,
   type RegionSettings,
 } from '@memtrail/contracts';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import useSWR from 'swr';
 import { Spinner } from '../../components/Spinner.tsx';
 import type { CommitReportData } from '../../lib/api/queryTypes.ts';
@@ -31,12 +31,10 @@ export function RegionConfigPage() {
     target,
     sha ? `commit/${sha}` : null,
   );
-  const [config, setConfig] = useState<RegionConfig | null>(null);
+  // Edits start from the saved document; until the first edit the saved one is shown as it is.
+  const [draft, setDraft] = useState<RegionConfig | null>(null);
+  const config = draft ?? (saved.data !== undefined ? (saved.data ?? {}) : null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
-
-  useEffect(() => {
-    if (saved.data !== undefined && config === null) setConfig(saved.data ?? {});
-  }, [saved.data, config]);
 
   if (!config)
     return saved.error ? (
@@ -52,7 +50,8 @@ export function RegionConfigPage() {
   const problem = validateRegionConfig(config);
 
   const update = (name: string, patch: RegionSettings) =>
-    setConfig((current) => {
+    setDraft((edited) => {
+      const current = edited ?? config;
       const merged: RegionSettings = { ...(current?.[name] ?? {}), ...patch };
       for (const key of Object.keys(merged) as Array<keyof RegionSettings>) {
         if (merged[key] === undefined || merged[key] === '') delete merged[key];

@@ -109,7 +109,7 @@ export function SymbolsPage() {
         {current ? (
           <Treemap
             node={current}
-            onDrill={(child) => setTrail([...trail, child])}
+            onDrill={(chain) => setTrail([...trail, ...chain])}
             onSymbol={(symbol) => setSelected(symbol.name)}
           />
         ) : tree.error ? (
