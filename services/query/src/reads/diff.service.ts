@@ -69,8 +69,8 @@ export class DiffService {
   private async layouts(
     a: ReportVersion,
     b: ReportVersion,
-  ): Promise<[Record<string, ReportRegion>, Record<string, ReportRegion>]> {
-    const { regions, sections } = await this.store.layouts(a, b);
+  ): Promise<[Record<string, ReportRegion>, Record<string, ReportRegion>, SectionBytes[]]> {
+    const { regions, sections, bytes } = await this.store.layouts(a, b);
     const build = (reportId: string) => {
       const layout: Record<string, ReportRegion> = {};
       for (const r of regions) {
@@ -97,7 +97,7 @@ export class DiffService {
       }
       return layout;
     };
-    return [build(a.reportId), build(b.reportId)];
+    return [build(a.reportId), build(b.reportId), bytes];
   }
 
   private async fullReports(
@@ -116,10 +116,9 @@ export class DiffService {
     a: ReportVersion,
     b: ReportVersion,
   ): Promise<[MemoryReport, MemoryReport]> {
-    const [[oldLayout, newLayout], groups, bytes] = await Promise.all([
+    const [[oldLayout, newLayout, bytes], groups] = await Promise.all([
       this.layouts(a, b),
       this.store.differingGroups(a, b),
-      this.store.sectionBytes(a, b),
     ]);
     const oldSide = new FetchedSide();
     const newSide = new FetchedSide();

@@ -43,6 +43,25 @@ export interface VersionedSize {
   count: number;
 }
 
+interface LayoutRow {
+  kind: 'region' | 'section' | 'bytes';
+  report_id: string;
+  name: string;
+  region: string;
+  type: string;
+  address: number;
+  size: number;
+  limit_size: number;
+}
+
+/** Both reports' rows, told apart by report_id. */
+export interface DiffLayouts {
+  regions: (ReportRegionRow & { report_id: string })[];
+  sections: (ReportSectionRow & { report_id: string })[];
+  /** Symbol bytes per section and region (`section_bytes_v1`). */
+  bytes: SectionBytes[];
+}
+
 export interface FileDelta {
   source_file: string;
   old_size: number;
@@ -105,33 +124,55 @@ export class SymbolStore {
     );
   }
 
-  /** Regions and sections of two reports in two reads (a diff's layouts), keyed by report id. */
-  async layouts(
-    a: ReportVersion,
-    b: ReportVersion,
-  ): Promise<{
-    regions: (ReportRegionRow & { report_id: string })[];
-    sections: (ReportSectionRow & { report_id: string })[];
-  }> {
-    const params = { ...SymbolStore.params(a, 'a'), ...SymbolStore.params(b, 'b') };
+  /**
+   * Regions, sections and symbol bytes per section of two reports (a diff's layouts) in one
+   * read: on the embedded server every query costs several milliseconds before it reads a row.
+   */
+  async layouts(a: ReportVersion, b: ReportVersion): Promise<DiffLayouts> {
     const where = `project_id = {projectId:String} AND target_id = {targetId:String}
        AND (${SIDE('a')} OR ${SIDE('b')})`;
-    const [regions, sections] = await Promise.all([
-      this.rows<Omit<ReportRegionRow, 'free_size'> & { report_id: string }>(
-        `SELECT report_id, name, type, address, limit_size, used_size FROM regions_v1
-         WHERE ${where} ORDER BY address, name`,
-        params,
-      ),
-      this.rows<ReportSectionRow & { report_id: string }>(
-        `SELECT report_id, name, region, address, size, type FROM sections_v1
-         WHERE ${where} ORDER BY address, name`,
-        params,
-      ),
-    ]);
-    return {
-      regions: regions.map((row) => ({ ...row, free_size: row.limit_size - row.used_size })),
-      sections,
-    };
+    const rows = await this.rows<LayoutRow>(
+      `SELECT 'region' AS kind, report_id, toString(name) AS name, '' AS region,
+              toString(type) AS type, address, used_size AS size, limit_size
+       FROM regions_v1 WHERE ${where}
+       UNION ALL
+       SELECT 'section', report_id, toString(name), toString(region), toString(type), address, size,
+              toUInt64(0)
+       FROM sections_v1 WHERE ${where}
+       UNION ALL
+       SELECT 'bytes', report_id, toString(section), toString(region), '', toUInt64(0), sum(size),
+              toUInt64(0)
+       FROM section_bytes_v1 WHERE ${where}
+       GROUP BY report_id, section, region`,
+      { ...SymbolStore.params(a, 'a'), ...SymbolStore.params(b, 'b') },
+    );
+    const layouts: DiffLayouts = { regions: [], sections: [], bytes: [] };
+    const byAddress = (x: LayoutRow, y: LayoutRow) =>
+      x.address - y.address || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0);
+    for (const r of rows.sort(byAddress)) {
+      if (r.kind === 'region') {
+        layouts.regions.push({
+          report_id: r.report_id,
+          name: r.name,
+          type: r.type,
+          address: r.address,
+          used_size: r.size,
+          limit_size: r.limit_size,
+          free_size: r.limit_size - r.size,
+        });
+      } else if (r.kind === 'section') {
+        const { report_id, name, region, type, address, size } = r;
+        layouts.sections.push({ report_id, name, region, type, address, size });
+      } else {
+        layouts.bytes.push({
+          report_id: r.report_id,
+          section: r.name,
+          region: r.region,
+          bytes: r.size,
+        });
+      }
+    }
+    return layouts;
   }
 
   /** Every symbol of a report, by address (one contiguous range of the ordering key). */
@@ -167,18 +208,6 @@ export class SymbolStore {
          HAVING count() != 2 OR countIf(${SIDE('a')}) != 1 OR min(origin_hash) != max(origin_hash))
        GROUP BY name
        HAVING arrayMap(${key}, old_rows) != arrayMap(${key}, new_rows)`,
-      { ...SymbolStore.params(a, 'a'), ...SymbolStore.params(b, 'b') },
-    );
-  }
-
-  /** Symbol bytes per section and region of both reports (`section_bytes_v1`). */
-  async sectionBytes(a: ReportVersion, b: ReportVersion): Promise<SectionBytes[]> {
-    return this.rows<SectionBytes>(
-      `SELECT report_id, section, region, sum(size) AS bytes
-       FROM section_bytes_v1
-       WHERE project_id = {projectId:String} AND target_id = {targetId:String}
-         AND (${SIDE('a')} OR ${SIDE('b')})
-       GROUP BY report_id, section, region`,
       { ...SymbolStore.params(a, 'a'), ...SymbolStore.params(b, 'b') },
     );
   }
