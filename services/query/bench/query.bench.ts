@@ -4,7 +4,15 @@
  * Each read runs BENCH_WARMUP (3) times untimed, then BENCH_RUNS (30) times one after another;
  * the table gives the first call, p50, p95 and max of the wall time of the whole HTTP call.
  */
-import { api, CORE_URL, readState, signIn, STATE_FILE, type SeedState } from './session.js';
+import {
+  api,
+  CORE_URL,
+  readState,
+  signIn,
+  STATE_FILE,
+  writeState,
+  type SeedState,
+} from './session.js';
 import { initialFirmware } from './synthetic-firmware.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -125,7 +133,8 @@ function cases(state: SeedState): Case[] {
 async function main(): Promise<void> {
   const state = readState();
   if (!state) throw new Error(`no seed state at ${STATE_FILE}: run \`npm run seed:scale\` first`);
-  const token = await signIn(state.email, state.password);
+  const token = await signIn(state);
+  writeState(state);
   const probe = await api('GET', `/api/${state.projectId}/scale-history/heads`, { token });
   if (probe.status !== 200) {
     throw new Error(

@@ -67,7 +67,8 @@ function plannedTargets(): SeedTarget[] {
 async function setUp(): Promise<SeedState> {
   const existing = readState();
   if (existing) {
-    const token = await signIn(existing.email, existing.password);
+    const token = await signIn(existing);
+    writeState(existing);
     const project = await api('GET', `/api/${existing.projectId}/targets`, { token });
     if (project.status === 200) {
       // Grow the plan when sizes were raised; never shrink what is already there.
@@ -82,7 +83,8 @@ async function setUp(): Promise<SeedState> {
   }
   const email = process.env.SEED_EMAIL ?? 'bench@memtrail.local';
   const password = process.env.SEED_PASSWORD ?? 'Bench!Passw0rd';
-  const token = await signIn(email, password);
+  const session: Pick<SeedState, 'email' | 'password' | 'token' | 'tokenAt'> = { email, password };
+  const token = await signIn(session);
   const created = await api<{ project: { id: string; api_key: string } }>('POST', '/api/projects', {
     token,
     body: { name: 'Scale benchmark', description: 'Synthetic history for npm run bench:query' },
@@ -93,8 +95,7 @@ async function setUp(): Promise<SeedState> {
     );
   }
   const state: SeedState = {
-    email,
-    password,
+    ...session,
     projectId: created.body.data.project.id,
     apiKey: created.body.data.project.api_key,
     targets: plannedTargets(),
