@@ -677,6 +677,39 @@ describe('query reads through the gateway', () => {
     });
   });
 
+  it('serves a first upload that is not ingested yet from its stored totals, and says so', async () => {
+    await worker!.close();
+    worker = undefined;
+    const fw = initialFirmware(30, 5);
+    const spec: CommitSpec = {
+      sha: shaOf('pending', 1),
+      parent: sha(6),
+      branch: 'main',
+      target,
+      time: new Date(Date.UTC(2026, 10, 1)),
+      message: 'not ingested yet',
+      kind: 'full',
+    };
+    await upload(spec, fw);
+    const res = await get<CommitReportData>(`/commit/${spec.sha}?include_symbols=true`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.report).toMatchObject({ status: 'pending', ingested_version: null });
+    expect(res.body.data.symbols).toBeNull();
+    const sent = toReport(fw).memory_layout;
+    expect(Object.fromEntries(res.body.data.regions.map((r) => [r.name, r.used_size]))).toEqual(
+      Object.fromEntries(Object.entries(sent).map(([n, r]) => [n, r.used_size])),
+    );
+    const diff = await get<null>(`/commit/${sha(6)}/${spec.sha}`);
+    expect([diff.status, diff.body.error]).toEqual([
+      400,
+      `Commit ${spec.sha} of target ${target} is still being ingested; try again shortly`,
+    ]);
+    await startWorker();
+    await allIngested();
+    const later = await get<CommitDiffData>(`/commit/${sha(6)}/${spec.sha}`);
+    expect(later.status).toBe(200);
+  });
+
   it('stops a chain whose parent links loop back instead of walking forever', async () => {
     const loop = (i: number, parent: number): CommitSpec => ({
       sha: shaOf('loop', i),
