@@ -5,7 +5,6 @@ import type {
   MemoryReport,
   ReportRegion,
   ReportSymbol,
-  TargetRef,
 } from '@memtrail/contracts';
 import { diffReports } from '@memtrail/report';
 import { badRequest } from './errors.js';
@@ -60,10 +59,6 @@ export class DiffService {
       diff: diffReports(oldReport, newReport, { includeUnchanged: allSymbols }),
       all_symbols: allSymbols,
     };
-  }
-
-  async resolve(ref: TargetRef, sha: string): Promise<ReportRecord> {
-    return this.reports.report(await this.reports.target(ref), sha);
   }
 
   private async layouts(

@@ -29,11 +29,8 @@ import { ExportService } from './export.service.js';
 import { GrowersService } from './growers.service.js';
 import { HeadsService } from './heads.service.js';
 import { HistoryService } from './history.service.js';
-import { ReportService, versionOf } from './report.service.js';
+import { ReportService } from './report.service.js';
 import { SeriesService } from './series.service.js';
-import { SymbolStore } from './symbol-store.js';
-import { buildTree } from './tree.js';
-import { badRequest } from './errors.js';
 
 /** Every read the gateway forwards; requests arrive parsed and membership-checked. */
 @Controller()
@@ -47,7 +44,6 @@ export class ReadsController {
     @Inject(SeriesService) private readonly seriesService: SeriesService,
     @Inject(HistoryService) private readonly historyService: HistoryService,
     @Inject(GrowersService) private readonly growersService: GrowersService,
-    @Inject(SymbolStore) private readonly store: SymbolStore,
   ) {}
 
   @MessagePattern(QueryPatterns.heads)
@@ -66,20 +62,8 @@ export class ReadsController {
   }
 
   @MessagePattern(QueryPatterns.tree)
-  async tree(@Payload() req: TreeRequest): Promise<TreeData> {
-    const record = await this.reportService.find(req, req.sha);
-    const version = versionOf(record);
-    if (!version) {
-      throw badRequest(
-        `Commit ${req.sha} of target ${req.target} is still being ingested; try again shortly`,
-      );
-    }
-    const symbols = await this.store.symbols(version);
-    return {
-      commit_sha: req.sha,
-      group_by: req.groupBy,
-      tree: buildTree(symbols, req.groupBy, req.includeSymbols),
-    };
+  tree(@Payload() req: TreeRequest): Promise<TreeData> {
+    return this.reportService.tree(req);
   }
 
   @MessagePattern(QueryPatterns.reportExport)

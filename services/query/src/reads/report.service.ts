@@ -5,10 +5,14 @@ import type {
   ReportRequest,
   ReportSectionRow,
   TargetRef,
+  TreeData,
+  TreeRequest,
 } from '@memtrail/contracts';
+import { badRequest } from './errors.js';
 import { commitInfo, regionUsages, reportInfo, type ReportRecord } from './report-rows.js';
 import { ReportsRepository } from './reports.repository.js';
 import { SymbolStore, type ReportVersion } from './symbol-store.js';
+import { buildTree } from './tree.js';
 
 interface StoredRegion {
   address?: number;
@@ -56,6 +60,23 @@ export class ReportService {
       regions,
       sections,
       symbols,
+    };
+  }
+
+  /** The report grouped for treemaps and tables (see tree.ts). */
+  async tree(req: TreeRequest): Promise<TreeData> {
+    const record = await this.find(req, req.sha);
+    const version = versionOf(record);
+    if (!version) {
+      throw badRequest(
+        `Commit ${req.sha} of target ${req.target} is still being ingested; try again shortly`,
+      );
+    }
+    const symbols = await this.store.symbols(version);
+    return {
+      commit_sha: req.sha,
+      group_by: req.groupBy,
+      tree: buildTree(symbols, req.groupBy, req.includeSymbols),
     };
   }
 }
