@@ -269,11 +269,19 @@ export async function uploadHistory(
   const worker = async () => {
     while (next < commits.length) {
       const commit = commits[next++]!;
-      const response = await fetch(`${baseUrl}/upload`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify(uploadBody(commit, target)),
-      });
+      let response: Response;
+      // The per-key upload limit answers 429 with Retry-After, as it would to a CI fleet.
+      for (;;) {
+        response = await fetch(`${baseUrl}/upload`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify(uploadBody(commit, target)),
+        });
+        if (response.status !== 429) break;
+        await response.arrayBuffer();
+        const wait = Number(response.headers.get('retry-after') ?? 1);
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      }
       if (!response.ok) {
         throw new Error(
           `Upload of ${commit.sha} failed: ${response.status} ${await response.text()}`,
