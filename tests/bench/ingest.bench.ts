@@ -18,8 +18,8 @@ import { cpus, totalmem } from 'node:os';
 import { createPrismaClient } from '@memtrail/db';
 import { createRedisConnection, createReportsQueue } from '@memtrail/queue';
 import { readStackEnv } from '@memtrail/local-stack';
-import type { MemoryReport, ReportSymbol, UploadEnvelope } from '@memtrail/contracts';
-import { issueApiKey } from '../../services/gateway/src/api-keys/api-key.service.js';
+import type { UploadEnvelope } from '@memtrail/contracts';
+import { baseSymbols, benchProject, percentile, report } from './support.js';
 
 const env = { ...readStackEnv(), ...process.env };
 const gateway = env.GATEWAY_URL ?? 'http://127.0.0.1:5000';
@@ -31,87 +31,21 @@ const separatePhases = (env.BENCH_SEPARATE_PHASES ?? '1') !== '0';
 if (!env.DATABASE_URL)
   throw new Error('DATABASE_URL is not set and no local stack env was found (run npm run up)');
 
-function baseSymbols(): ReportSymbol[] {
-  return Array.from({ length: symbolCount }, (_, i) => ({
-    name: `module_${i % 97}_fn_${i}`,
-    address: 0x0800_0000 + i * 32,
-    size: 8 + (i % 200),
-    type: i % 5 === 0 ? 'OBJECT' : 'FUNC',
-    binding: 'GLOBAL',
-    section: i % 5 === 0 ? '.data' : '.text',
-    source_file: `src/module_${i % 97}/file_${i % 13}.c`,
-    source_line: (i * 7) % 900,
-    visibility: 'DEFAULT',
-    archive: '',
-    object_file: `file_${i % 13}.o`,
-  }));
-}
-
-/** One build: a few symbols change size from commit to commit, as in most real commits. */
-function report(symbols: ReportSymbol[], step: number): MemoryReport {
-  for (let k = 0; k < 20; k++) symbols[(step * 37 + k * 101) % symbols.length]!.size += 4;
-  const text = symbols.filter((s) => s.section === '.text').reduce((n, s) => n + s.size, 0);
-  const data = symbols.filter((s) => s.section === '.data').reduce((n, s) => n + s.size, 0);
-  const region = (
-    address: number,
-    limit: number,
-    used: number,
-    sections: { name: string; size: number }[],
-  ) => ({
-    address,
-    limit_size: limit,
-    type: 'UNKNOWN',
-    used_size: used,
-    free_size: limit - used,
-    utilization_percent: (used / limit) * 100,
-    sections: sections.map((s) => ({ ...s, address, type: 'code', end_address: address + s.size })),
-  });
-  return {
-    file_path: 'fw.elf',
-    architecture: 'ARM',
-    toolchain: 'gcc-12.2.1',
-    entry_point: 0x0800_0000,
-    file_type: 'ET_EXEC',
-    machine: 'EM_ARM',
-    symbols,
-    program_headers: [],
-    memory_layout: {
-      FLASH: region(0x0800_0000, 2 * 1024 * 1024, text + data, [
-        { name: '.text', size: text },
-        { name: '.data', size: data },
-      ]),
-      RAM: region(0x2000_0000, 256 * 1024, data, [{ name: '.data', size: data }]),
-    },
-  };
-}
-
 const sha = (uploader: number, step: number) =>
   `${Date.now().toString(16)}${uploader.toString(16).padStart(4, '0')}${step.toString(16).padStart(4, '0')}`.padEnd(
     40,
     '0',
   );
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 async function main(): Promise<void> {
   const prisma = createPrismaClient(env.DATABASE_URL!);
   const stamp = Date.now();
-  const user = await prisma.user.create({ data: { email: `bench-${stamp}@example.com` } });
-  const project = await prisma.project.create({
-    data: {
-      name: `Ingest bench ${stamp}`,
-      ownerId: user.id,
-      members: { create: { userId: user.id, role: 'owner' } },
-    },
-  });
-  const key = await issueApiKey(prisma, project.id);
+  const { projectId, apiKey } = await benchProject(prisma, 'bench-ingest');
 
   console.log(`preparing ${uploaders * uploadsEach} uploads of ${symbolCount} symbols…`);
   const bodies: Buffer[][] = [];
   for (let u = 0; u < uploaders; u++) {
-    const symbols = baseSymbols();
+    const symbols = baseSymbols(symbolCount);
     const series: Buffer[] = [];
     for (let step = 0; step < uploadsEach; step++) {
       const envelope: UploadEnvelope = {
@@ -148,7 +82,7 @@ async function main(): Promise<void> {
         const response = await fetch(`${gateway}/upload`, {
           method: 'POST',
           headers: {
-            Authorization: `Bearer ${key.key}`,
+            Authorization: `Bearer ${apiKey}`,
             'Content-Type': 'application/json',
             'Content-Encoding': 'gzip',
           },
@@ -167,7 +101,7 @@ async function main(): Promise<void> {
   if (separatePhases) await queue.resume();
 
   const total = uploaders * uploadsEach;
-  const where = { target: { projectId: project.id } };
+  const where = { target: { projectId } };
   let ingested = 0;
   while (ingested < total) {
     await new Promise((resolve) => setTimeout(resolve, 250));

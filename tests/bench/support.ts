@@ -1,0 +1,81 @@
+/**
+ * Pieces shared by the benchmarks that upload to the running stack: a project with an API key
+ * created straight in Postgres, and synthetic builds whose symbols drift a little per commit.
+ */
+import type { MemoryReport, ReportSymbol } from '@memtrail/contracts';
+import type { PrismaClient } from '@memtrail/db';
+import { issueApiKey } from '../../services/gateway/src/api-keys/api-key.service.js';
+
+export async function benchProject(
+  prisma: PrismaClient,
+  label: string,
+): Promise<{ projectId: string; apiKey: string }> {
+  const stamp = Date.now();
+  const user = await prisma.user.create({ data: { email: `${label}-${stamp}@example.com` } });
+  const project = await prisma.project.create({
+    data: {
+      name: `${label} ${stamp}`,
+      ownerId: user.id,
+      members: { create: { userId: user.id, role: 'owner' } },
+    },
+  });
+  return { projectId: project.id, apiKey: (await issueApiKey(prisma, project.id)).key };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export function baseSymbols(symbolCount: number): ReportSymbol[] {
+  return Array.from({ length: symbolCount }, (_, i) => ({
+    name: `module_${i % 97}_fn_${i}`,
+    address: 0x0800_0000 + i * 32,
+    size: 8 + (i % 200),
+    type: i % 5 === 0 ? 'OBJECT' : 'FUNC',
+    binding: 'GLOBAL',
+    section: i % 5 === 0 ? '.data' : '.text',
+    source_file: `src/module_${i % 97}/file_${i % 13}.c`,
+    source_line: (i * 7) % 900,
+    visibility: 'DEFAULT',
+    archive: '',
+    object_file: `file_${i % 13}.o`,
+  }));
+}
+
+/** One build: a few symbols change size from commit to commit, as in most real commits. */
+export function report(symbols: ReportSymbol[], step: number): MemoryReport {
+  for (let k = 0; k < 20; k++) symbols[(step * 37 + k * 101) % symbols.length]!.size += 4;
+  const text = symbols.filter((s) => s.section === '.text').reduce((n, s) => n + s.size, 0);
+  const data = symbols.filter((s) => s.section === '.data').reduce((n, s) => n + s.size, 0);
+  const region = (
+    address: number,
+    limit: number,
+    used: number,
+    sections: { name: string; size: number }[],
+  ) => ({
+    address,
+    limit_size: limit,
+    type: 'UNKNOWN',
+    used_size: used,
+    free_size: limit - used,
+    utilization_percent: (used / limit) * 100,
+    sections: sections.map((s) => ({ ...s, address, type: 'code', end_address: address + s.size })),
+  });
+  return {
+    file_path: 'fw.elf',
+    architecture: 'ARM',
+    toolchain: 'gcc-12.2.1',
+    entry_point: 0x0800_0000,
+    file_type: 'ET_EXEC',
+    machine: 'EM_ARM',
+    symbols,
+    program_headers: [],
+    memory_layout: {
+      FLASH: region(0x0800_0000, 2 * 1024 * 1024, text + data, [
+        { name: '.text', size: text },
+        { name: '.data', size: data },
+      ]),
+      RAM: region(0x2000_0000, 256 * 1024, data, [{ name: '.data', size: data }]),
+    },
+  };
+}
