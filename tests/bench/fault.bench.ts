@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     url: env.CLICKHOUSE_URL!,
     database: env.CLICKHOUSE_DATABASE ?? 'memtrail',
   });
-  const { projectId, apiKey } = await benchProject(prisma, 'bench-fault');
+  const { apiKey } = await benchProject(prisma, 'bench-fault');
   const stamp = Date.now().toString(16);
 
   const latencies: number[] = [];
