@@ -21,8 +21,6 @@ async function up(storesOnly: boolean): Promise<void> {
   writeStackEnv(stackEnv);
   const env = { ...process.env, ...stackEnv };
   npm(['run', 'migrate', '--silent'], env);
-  // Demo data is loaded by the `seed` script once one exists; it must be idempotent.
-  npm(['run', 'seed', '--if-present', '--silent'], env);
 
   const lines = status.map((s) => `  ${s.name.padEnd(14)} ${s.url} (${s.source})`);
   if (!storesOnly) {
@@ -37,6 +35,17 @@ async function up(storesOnly: boolean): Promise<void> {
       lines.push(`  ${service.padEnd(14)} ${state}`);
     }
     await waitForGateway(`http://127.0.0.1:${stackPorts.gateway}`);
+    // Demo data goes in through the running gateway and the CLI, like any user's; idempotent.
+    // A failed seed leaves a working, empty stack: say so, and go on.
+    if (process.env.MEMTRAIL_SEED !== '0') {
+      try {
+        npm(['run', 'seed', '--silent'], env);
+      } catch (error) {
+        console.warn(
+          `warning: no demo data (${(error as Error).message}); retry with npm run seed`,
+        );
+      }
+    }
     lines.unshift(`  web + API      http://localhost:${stackPorts.gateway}`);
   }
   console.log(

@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { readStackEnv } from '../env-file.js';
+import { repoRoot } from '../paths.js';
+import { stackPorts } from '../ports.js';
+import { which } from '../system.js';
+import { buildDemoFirmware } from './firmware.js';
+
+/**
+ * `npm run seed` (run by `npm run up` once the services answer): a demo account owning a demo
+ * project whose target has a real history — firmware compiled by the cross compiler, analysed
+ * and uploaded by our CLI — so a first visit shows populated dashboards, diffs and treemaps.
+ * Idempotent: once the demo project has reports it only prints the credentials.
+ */
+
+const EMAIL = 'demo@memtrail.dev';
+const PASSWORD = 'Demo!Firmware2026';
+const PROJECT = 'Demo firmware';
+const TARGET = 'stm32f4-sensor';
+const COMMITS = [
+  'Initial sensor node firmware',
+  'UART: larger receive buffer',
+  'Scheduler: add housekeeping task',
+  'Sensors: calibrate ADC channels',
+  'UART: trim receive buffer',
+  'Scheduler: add watchdog task',
+  'MQTT: retry with exponential backoff',
+  'UART: buffer for burst reads',
+  'Scheduler: add logging task',
+  'Sensors: move lookup table to flash',
+  'UART: tune receive buffer',
+  'Scheduler: add OTA task',
+];
+
+const env = { ...readStackEnv(), ...process.env };
+const api = `http://127.0.0.1:${stackPorts.gateway}`;
+const sha = (step: number) => (0x5eed0000 + step).toString(16).padEnd(40, 'd');
+
+async function call<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; json: T }> {
+  const response = await fetch(`${api}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as T };
+}
+
+async function seeded(db: pg.Client): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT count(r.id)::int AS reports FROM users u
+       JOIN projects p ON p.owner_id = u.id AND p.name = $2
+       JOIN targets t ON t.project_id = p.id
+       JOIN reports r ON r.target_id = t.id
+     WHERE u.email = $1`,
+    [EMAIL, PROJECT],
+  );
+  return (rows[0]?.reports ?? 0) >= COMMITS.length;
+}
+
+async function signIn(db: pg.Client): Promise<string> {
+  await call('POST', '/auth/signup', {
+    email: EMAIL,
+    password: PASSWORD,
+    full_name: 'Demo Engineer',
+  });
+  // The demo account needs no mailbox: it is confirmed here rather than by the mailed link.
+  await db.query(
+    'UPDATE users SET email_confirmed_at = coalesce(email_confirmed_at, now()) WHERE email = $1',
+    [EMAIL],
+  );
+  const login = await call<{ data?: { access_token?: string }; error?: string }>(
+    'POST',
+    '/auth/login',
+    {
+      email: EMAIL,
+      password: PASSWORD,
+    },
+  );
+  if (!login.json.data?.access_token)
+    throw new Error(`demo sign-in failed: ${login.json.error ?? login.status}`);
+  return login.json.data.access_token;
+}
+
+async function main(): Promise<void> {
+  if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not set: run npm run up');
+  const db = new pg.Client({ connectionString: env.DATABASE_URL });
+  await db.connect();
+  try {
+    if (!(await seeded(db))) {
+      if (!which('arm-none-eabi-gcc')) {
+        console.log(
+          'Demo data skipped: arm-none-eabi-gcc is not installed (apt-get install gcc-arm-none-eabi)',
+        );
+        return;
+      }
+      const token = await signIn(db);
+      const created = await call<{ data?: { project?: { api_key?: string } }; error?: string }>(
+        'POST',
+        '/api/projects',
+        {
+          name: PROJECT,
+          description: 'A Cortex-M4 sensor node, built and uploaded by the memtrail CLI',
+        },
+        token,
+      );
+      const apiKey = created.json.data?.project?.api_key;
+      if (!apiKey)
+        throw new Error(`demo project not created: ${created.json.error ?? created.status}`);
+      await uploadHistory(apiKey);
+    }
+    console.log(`Demo account: ${EMAIL} / ${PASSWORD} (project "${PROJECT}")`);
+  } finally {
+    await db.end();
+  }
+}
+
+/** Each commit's firmware is compiled, then analysed and uploaded by the CLI as CI would. */
+async function uploadHistory(apiKey: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'memtrail-demo-'));
+  const cli = join(repoRoot, 'packages/cli/dist/bin.js');
+  try {
+    for (const [step, message] of COMMITS.entries()) {
+      const build = buildDemoFirmware(dir, step);
+      execFileSync(
+        process.execPath,
+        [
+          cli,
+          'report',
+          build.elf,
+          build.script,
+          '--map-file',
+          build.map,
+          '--upload',
+          '--target-name',
+          TARGET,
+          '--api-url',
+          api,
+          '--no-git',
+          '--commit-sha',
+          sha(step),
+          '--base-sha',
+          step === 0 ? 'none' : sha(step - 1),
+          '--branch-name',
+          'main',
+          '--commit-message',
+          message,
+          '--commit-timestamp',
+          new Date(Date.UTC(2026, 10, 1 + step, 9)).toISOString(),
+          '--author-name',
+          'Demo Engineer',
+          '--author-email',
+          EMAIL,
+        ],
+        { env: { ...process.env, MEMTRAIL_API_KEY: apiKey }, stdio: 'pipe' },
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`Demo seed failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
