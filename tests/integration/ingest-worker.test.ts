@@ -215,6 +215,7 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     expect(await rows('symbols_v1', reportId, 'name', 2)).toHaveLength(5);
     // The superseded rows are gone.
     expect(await rows('symbols_v1', reportId, 'name', 1)).toHaveLength(0);
+    expect(await rows('file_sizes_v1', reportId, 'source_file', 1)).toHaveLength(0);
   });
 
   it("gives an identical report its parent's rows, waiting while the parent is not ingested", async () => {
@@ -268,10 +269,13 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
       prefix: stores.queuePrefix,
     });
     await purges.add('purge', { projectId }, { jobId: `project-${projectId}` });
+    expect(await rows('file_sizes_v1', reportId, 'source_file')).not.toHaveLength(0);
     await eventually(
       async () =>
         (await rows('symbols_v1', reportId, 'name')).length +
-        (await rows('regions_v1', reportId, 'name')).length,
+        (await rows('regions_v1', reportId, 'name')).length +
+        (await rows('file_sizes_v1', reportId, 'source_file')).length +
+        (await rows('section_bytes_v1', reportId, 'section')).length,
       (n) => n === 0,
     );
     await purges.close();

@@ -5,6 +5,12 @@ import type { RowContext } from './rows.js';
 export const INGEST_TABLES = ['regions_v1', 'sections_v1', 'symbols_v1'] as const;
 export type IngestTable = (typeof INGEST_TABLES)[number];
 
+/**
+ * Every table holding a report's rows: the ones written here plus those the materialized views
+ * fill from symbols_v1 (per-file sizes, per-section bytes). Cleanups must reach all of them.
+ */
+const REPORT_TABLES = [...INGEST_TABLES, 'file_sizes_v1', 'section_bytes_v1'] as const;
+
 /** Rows per insert: large enough for ClickHouse, small enough to bound worker memory. */
 export const CHUNK_ROWS = 50_000;
 
@@ -95,7 +101,7 @@ export class ClickHouseWriter {
 
   /** Drops the rows of versions older than `version` once that version is readable. */
   async deleteOlder(reportId: string, version: number): Promise<void> {
-    for (const table of INGEST_TABLES) {
+    for (const table of REPORT_TABLES) {
       await this.clickhouse.command({
         query: `DELETE FROM ${table} WHERE report_id = {reportId:String} AND ingest_version < {version:UInt64}`,
         query_params: { reportId, version },
@@ -105,7 +111,7 @@ export class ClickHouseWriter {
 
   /** Every row of a deleted project, in every table. */
   async deleteProject(projectId: string): Promise<void> {
-    for (const table of INGEST_TABLES) {
+    for (const table of REPORT_TABLES) {
       await this.clickhouse.command({
         query: `DELETE FROM ${table} WHERE project_id = {projectId:String}`,
         query_params: { projectId },
