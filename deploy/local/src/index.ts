@@ -1,3 +1,5 @@
 export { ensureStores, stopStores, type Stores, type StoreStatus } from './stores.js';
 export { readStackEnv } from './env-file.js';
 export { stackPorts } from './ports.js';
+export { DEMO, DEMO_COMMITS, demoCommitSha } from './demo/history.js';
+export { demoSources, demoVariant, type DemoVariant } from './demo/firmware.js';

@@ -33,11 +33,30 @@ SECTIONS
 }
 `;
 
-function sources(step: number): Record<string, string> {
-  const rx = 256 + 64 * (step % 5);
-  const tasks = 4 + Math.floor(step / 3);
-  const mqttRetries = step >= 6;
-  const lutInFlash = step >= 9;
+/** What changes between firmware steps; the sources below are written from it. */
+export interface DemoVariant {
+  /** Bytes of the UART receive buffer `rx_buffer`. */
+  rxBufferBytes: number;
+  /** Entries of the scheduler's `tasks` table. */
+  tasks: number;
+  /** MQTT retries with backoff (adds `retries`). */
+  mqttRetries: boolean;
+  /** The ADC lookup table `lut` is const, so it moves from RAM (.data) to flash (.rodata). */
+  lutInFlash: boolean;
+}
+
+export function demoVariant(step: number): DemoVariant {
+  return {
+    rxBufferBytes: 256 + 64 * (step % 5),
+    tasks: 4 + Math.floor(step / 3),
+    mqttRetries: step >= 6,
+    lutInFlash: step >= 9,
+  };
+}
+
+/** The C sources of the firmware at `step`, by path. */
+export function demoSources(step: number): Record<string, string> {
+  const { rxBufferBytes: rx, tasks, mqttRetries, lutInFlash } = demoVariant(step);
   return {
     'src/app/startup.c': `extern int main(void);
 extern unsigned _sidata, _sdata, _edata, _sbss, _ebss, _estack;
@@ -94,7 +113,7 @@ int scheduler_run(int ticks) {
 
 /** Writes and compiles the firmware as it was at `step`; returns where the outputs are. */
 export function buildDemoFirmware(dir: string, step: number): DemoBuild {
-  const files = { ...sources(step), 'link.ld': LINKER_SCRIPT };
+  const files = { ...demoSources(step), 'link.ld': LINKER_SCRIPT };
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);

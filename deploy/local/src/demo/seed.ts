@@ -9,6 +9,7 @@ import { repoRoot } from '../paths.js';
 import { stackPorts } from '../ports.js';
 import { which } from '../system.js';
 import { buildDemoFirmware } from './firmware.js';
+import { DEMO, DEMO_COMMITS, demoCommitSha } from './history.js';
 
 /**
  * `npm run seed` (run by `npm run up` once the services answer): a demo account owning a demo
@@ -17,28 +18,8 @@ import { buildDemoFirmware } from './firmware.js';
  * Idempotent: once the demo project has reports it only prints the credentials.
  */
 
-const EMAIL = 'demo@memtrail.dev';
-const PASSWORD = 'Demo!Firmware2026';
-const PROJECT = 'Demo firmware';
-const TARGET = 'stm32f4-sensor';
-const COMMITS = [
-  'Initial sensor node firmware',
-  'UART: larger receive buffer',
-  'Scheduler: add housekeeping task',
-  'Sensors: calibrate ADC channels',
-  'UART: trim receive buffer',
-  'Scheduler: add watchdog task',
-  'MQTT: retry with exponential backoff',
-  'UART: buffer for burst reads',
-  'Scheduler: add logging task',
-  'Sensors: move lookup table to flash',
-  'UART: tune receive buffer',
-  'Scheduler: add OTA task',
-];
-
 const env = { ...readStackEnv(), ...process.env };
 const api = `http://127.0.0.1:${stackPorts.gateway}`;
-const sha = (step: number) => (0x5eed0000 + step).toString(16).padEnd(40, 'd');
 
 async function call<T>(
   method: string,
@@ -64,28 +45,28 @@ async function seeded(db: pg.Client): Promise<boolean> {
        JOIN targets t ON t.project_id = p.id
        JOIN reports r ON r.target_id = t.id
      WHERE u.email = $1`,
-    [EMAIL, PROJECT],
+    [DEMO.email, DEMO.project],
   );
-  return (rows[0]?.reports ?? 0) >= COMMITS.length;
+  return (rows[0]?.reports ?? 0) >= DEMO_COMMITS.length;
 }
 
 async function signIn(db: pg.Client): Promise<string> {
   await call('POST', '/auth/signup', {
-    email: EMAIL,
-    password: PASSWORD,
+    email: DEMO.email,
+    password: DEMO.password,
     full_name: 'Demo Engineer',
   });
   // The demo account needs no mailbox: it is confirmed here rather than by the mailed link.
   await db.query(
     'UPDATE users SET email_confirmed_at = coalesce(email_confirmed_at, now()) WHERE email = $1',
-    [EMAIL],
+    [DEMO.email],
   );
   const login = await call<{ data?: { access_token?: string }; error?: string }>(
     'POST',
     '/auth/login',
     {
-      email: EMAIL,
-      password: PASSWORD,
+      email: DEMO.email,
+      password: DEMO.password,
     },
   );
   if (!login.json.data?.access_token)
@@ -110,7 +91,7 @@ async function main(): Promise<void> {
         'POST',
         '/api/projects',
         {
-          name: PROJECT,
+          name: DEMO.project,
           description: 'A Cortex-M4 sensor node, built and uploaded by the memtrail CLI',
         },
         token,
@@ -120,7 +101,7 @@ async function main(): Promise<void> {
         throw new Error(`demo project not created: ${created.json.error ?? created.status}`);
       await uploadHistory(apiKey);
     }
-    console.log(`Demo account: ${EMAIL} / ${PASSWORD} (project "${PROJECT}")`);
+    console.log(`Demo account: ${DEMO.email} / ${DEMO.password} (project "${DEMO.project}")`);
   } finally {
     await db.end();
   }
@@ -131,7 +112,7 @@ async function uploadHistory(apiKey: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'memtrail-demo-'));
   const cli = join(repoRoot, 'packages/cli/dist/bin.js');
   try {
-    for (const [step, message] of COMMITS.entries()) {
+    for (const [step, message] of DEMO_COMMITS.entries()) {
       const build = buildDemoFirmware(dir, step);
       execFileSync(
         process.execPath,
@@ -144,16 +125,16 @@ async function uploadHistory(apiKey: string): Promise<void> {
           build.map,
           '--upload',
           '--target-name',
-          TARGET,
+          DEMO.target,
           '--api-url',
           api,
           '--no-git',
           '--commit-sha',
-          sha(step),
+          demoCommitSha(step),
           '--base-sha',
-          step === 0 ? 'none' : sha(step - 1),
+          step === 0 ? 'none' : demoCommitSha(step - 1),
           '--branch-name',
-          'main',
+          DEMO.branch,
           '--commit-message',
           message,
           '--commit-timestamp',
@@ -161,7 +142,7 @@ async function uploadHistory(apiKey: string): Promise<void> {
           '--author-name',
           'Demo Engineer',
           '--author-email',
-          EMAIL,
+          DEMO.email,
         ],
         { env: { ...process.env, MEMTRAIL_API_KEY: apiKey }, stdio: 'pipe' },
       );
