@@ -10,3 +10,4 @@ export * from './auth.js';
 export * from './projects.js';
 export * from './diff.js';
 export * from './budgets.js';
+export * from './web-config.js';

@@ -74,6 +74,11 @@ export class GatewayConfig extends CommonConfig {
   @IsString()
   WEB_DIST_DIR?: string;
 
+  /** PostHog project key handed to the web app (spec §9 analytics); unset leaves it off. */
+  @IsOptional()
+  @IsString()
+  WEB_POSTHOG_KEY?: string;
+
   /** Origin of the web app in mail links and OAuth redirects; unset means CORE_URL. */
   @IsOptional()
   @IsHttpUrl()

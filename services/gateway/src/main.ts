@@ -17,7 +17,8 @@ async function main(): Promise<void> {
   const app = await createGatewayApp(config, new NestPinoLogger(logger), metrics);
   app.enableShutdownHooks();
   const webDir = config.WEB_DIST_DIR ?? defaultWebDist;
-  if (!serveWeb(app, webDir)) logger.warn({ webDir }, 'web app not built: only the API is served');
+  if (!serveWeb(app, webDir, config))
+    logger.warn({ webDir }, 'web app not built: only the API is served');
   await app.listen(config.PORT, config.HOST);
   // /metrics on a side port keeps it off the public ingress.
   if (config.METRICS_PORT > 0) {

@@ -2,21 +2,17 @@
 // `window.__MEMTRAIL_CONFIG__` (a script in index.html) so one build serves both modes; without
 // it the build-time VITE_* variables apply, then the defaults of spec §9.
 
-export type DeploymentMode = 'cloud' | 'onprem';
+import type { WebRuntimeConfig } from '@memtrail/contracts';
 
-interface RuntimeConfig {
-  DEPLOYMENT_MODE?: string;
-  CORE_URL?: string;
-  POSTHOG_KEY?: string;
-}
+export type DeploymentMode = 'cloud' | 'onprem';
 
 declare global {
   interface Window {
-    __MEMTRAIL_CONFIG__?: RuntimeConfig;
+    __MEMTRAIL_CONFIG__?: WebRuntimeConfig;
   }
 }
 
-const runtime: RuntimeConfig =
+const runtime: WebRuntimeConfig =
   typeof window === 'undefined' ? {} : (window.__MEMTRAIL_CONFIG__ ?? {});
 
 const pick = (...values: Array<string | undefined>) => values.find((value) => value) ?? undefined;

@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
+import type { GatewayConfig } from '../config.js';
+import { injectRuntimeConfig, webRuntimeConfig } from './runtime-config.js';
 
 /** Paths owned by the API: they must 404 as JSON, never fall back to the web app's HTML. */
 const API_PREFIXES = ['/api', '/upload', '/summary', '/healthz', '/readyz', '/metrics', '/docs'];
@@ -12,23 +15,57 @@ const isApiPath = (path: string) =>
   API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 /**
+ * index.html with the runtime config injected, rendered once per build of the web app: the file
+ * is read again only when its modification time changes, so rebuilding the app under a running
+ * gateway (the local stack does not restart it for web changes) never serves stale asset names.
+ */
+function renderedIndex(file: string, config: GatewayConfig): () => Promise<string> {
+  const runtime = webRuntimeConfig(config);
+  let rendered: { mtimeMs: number; html: string } | undefined;
+  return async () => {
+    const { mtimeMs } = await stat(file);
+    if (rendered?.mtimeMs !== mtimeMs) {
+      rendered = { mtimeMs, html: injectRuntimeConfig(await readFile(file, 'utf8'), runtime) };
+    }
+    return rendered.html;
+  };
+}
+
+/**
  * Serves the built web app: hashed assets with a long cache, and index.html (never cached, so a
  * deploy takes effect at once) for every other GET that a browser navigates to — the client-side
  * router decides what to show, including redirecting unknown paths to '/'.
  */
-export function serveWeb(app: NestExpressApplication, distDir: string): boolean {
+export function serveWeb(
+  app: NestExpressApplication,
+  distDir: string,
+  config: GatewayConfig,
+): boolean {
   const index = join(distDir, 'index.html');
   if (!existsSync(index)) return false;
+  const html = renderedIndex(index, config);
+  const sendIndex = (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    html().then(
+      (body) => {
+        res.setHeader('Cache-Control', 'no-cache');
+        res.type('html').send(body);
+      },
+      (error: unknown) => next(new Error(`serving ${index} failed`, { cause: error })),
+    );
+  };
   app.useStaticAssets(join(distDir, 'static'), {
     prefix: '/static',
     immutable: true,
     maxAge: '1y',
   });
+  // Ahead of the static copy below, which would serve the file without its config.
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    req.path === '/index.html' ? sendIndex(req, res, next) : next(),
+  );
   app.useStaticAssets(distDir, { index: false, maxAge: '1h' });
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || isApiPath(req.path)) return next();
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(index);
-  });
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    isApiPath(req.path) ? next() : sendIndex(req, res, next),
+  );
   return true;
 }

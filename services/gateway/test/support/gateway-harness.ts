@@ -6,6 +6,7 @@ import { createPrismaClient, type PrismaClient } from '@memtrail/db';
 import type { IsolatedStores } from '@memtrail/testing';
 import { createGatewayApp } from '../../src/create-app.js';
 import { GatewayConfig } from '../../src/config.js';
+import { serveWeb } from '../../src/web/serve-web.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -47,6 +48,8 @@ export async function startGateway(
     ...env,
   });
   const app = await createGatewayApp(config);
+  // As main.ts does; the default '/nonexistent' serves no web app.
+  if (config.WEB_DIST_DIR) serveWeb(app, config.WEB_DIST_DIR, config);
   await app.listen(listenPort, '127.0.0.1');
   const prisma = createPrismaClient(stores.databaseUrl);
   return {
