@@ -15,7 +15,7 @@ export interface DbClientOptions {
   log?: Prisma.LogLevel[];
 }
 
-const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_POOL_SIZE = 10;
 
 /**
  * Splits Prisma's `connection_limit` URL parameter off: node-postgres would ignore it, and we

@@ -12,6 +12,13 @@ export {
   type MigrateResult,
   type Migration,
 } from './migrate.js';
+export {
+  createSqlPool,
+  inTransaction,
+  SqlPool,
+  type SqlClient,
+  type SqlPoolOptions,
+} from './sql-pool.js';
 export { MemtrailPgAdapterFactory, type PgAdapterOptions } from './prisma-workarounds.js';
 // PrismaClient, the Prisma namespace (input types, errors, JsonValue, …), the model types
 // (User, Project, Report, …) and the enums (ReportKind, ReportStatus, …).

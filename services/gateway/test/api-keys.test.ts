@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get, Module, UseGuards, type INestApplication } from '@nestjs/common';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
-import { createPrismaClient, PrismaClient } from '@memtrail/db';
+import { createPrismaClient, createSqlPool, PrismaClient, SqlPool } from '@memtrail/db';
 import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
 import {
   ApiKeyGuard,
@@ -50,6 +50,7 @@ class WhoAmIController {
 describe('ApiKeyService and ApiKeyGuard against Postgres', () => {
   let stores: IsolatedStores;
   let prisma: PrismaClient;
+  let sql: SqlPool;
   let app: INestApplication;
   let baseUrl: string;
   let ownerId: string;
@@ -57,10 +58,12 @@ describe('ApiKeyService and ApiKeyGuard against Postgres', () => {
   beforeAll(async () => {
     stores = await createIsolatedStores();
     prisma = createPrismaClient(stores.databaseUrl);
+    sql = createSqlPool(stores.databaseUrl);
     @Module({
       controllers: [WhoAmIController],
       providers: [
         { provide: PrismaClient, useValue: prisma },
+        { provide: SqlPool, useValue: sql },
         ApiKeyService,
         ApiKeyGuard,
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
@@ -76,6 +79,7 @@ describe('ApiKeyService and ApiKeyGuard against Postgres', () => {
   afterAll(async () => {
     await app?.close();
     await prisma?.$disconnect();
+    await sql?.end();
     await stores?.cleanup();
   });
 

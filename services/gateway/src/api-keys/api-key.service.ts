@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PrismaClient, type Prisma } from '@memtrail/db';
+import { PrismaClient, SqlPool, type Prisma } from '@memtrail/db';
 import {
   generateApiKey,
   hashApiKeySecret,
@@ -30,7 +30,11 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export class ApiKeyService {
   private readonly logger = new Logger(ApiKeyService.name);
 
-  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+  constructor(
+    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    // Every upload verifies a key: plain SQL keeps that off Prisma's per-query cost.
+    @Inject(SqlPool) private readonly sql: SqlPool,
+  ) {}
 
   /**
    * The project a raw key (`mt_<publicId>_<secret>`) belongs to, or null when the key is
@@ -39,10 +43,19 @@ export class ApiKeyService {
   async verify(rawKey: string): Promise<ApiKeyPrincipal | null> {
     const parsed = parseApiKey(rawKey);
     if (!parsed) return null;
-    const row = await this.prisma.apiKey.findUnique({
-      where: { publicId: parsed.publicId },
-      select: { id: true, projectId: true, secretHash: true, revokedAt: true, lastUsedAt: true },
-    });
+    const { rows } = await this.sql.query<{
+      id: string;
+      projectId: string;
+      secretHash: string;
+      revokedAt: Date | null;
+      lastUsedAt: Date | null;
+    }>(
+      `SELECT id::text, project_id::text AS "projectId", secret_hash AS "secretHash",
+              revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
+       FROM api_keys WHERE public_id = $1`,
+      [parsed.publicId],
+    );
+    const row = rows[0];
     if (!row || row.revokedAt || !verifyApiKeySecret(parsed.secret, row.secretHash)) return null;
     if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       this.touch(row.id);
@@ -78,8 +91,8 @@ export class ApiKeyService {
 
   private touch(apiKeyId: string): void {
     // Not awaited: the caller's request must not wait for a bookkeeping write.
-    this.prisma.apiKey
-      .update({ where: { id: apiKeyId }, data: { lastUsedAt: new Date() } })
+    this.sql
+      .query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [apiKeyId])
       .catch((error: unknown) =>
         this.logger.warn(`recording last use of API key ${apiKeyId} failed: ${String(error)}`),
       );

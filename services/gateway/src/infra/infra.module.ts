@@ -7,7 +7,7 @@ import {
   Injectable,
 } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
-import { createPrismaClient, PrismaClient } from '@memtrail/db';
+import { createPrismaClient, createSqlPool, PrismaClient, SqlPool } from '@memtrail/db';
 import { createRedisConnection } from '@memtrail/queue';
 import { Redis } from 'ioredis';
 import { GatewayConfig } from '../config.js';
@@ -18,16 +18,22 @@ import { createQueryClient } from './query-client.js';
 class ConnectionCloser implements OnApplicationShutdown {
   constructor(
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(Redis) private readonly redis: Redis,
     @Inject(ClientProxy) private readonly query: ClientProxy,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.prisma.$disconnect(), this.redis.quit(), this.query.close()]);
+    await Promise.allSettled([
+      this.prisma.$disconnect(),
+      this.sql.end(),
+      this.redis.quit(),
+      this.query.close(),
+    ]);
   }
 }
 
-/** The gateway's connections to Postgres, Redis and the query service, injectable by type. */
+/** The gateway's connections to Postgres (Prisma, and plain SQL for hot paths), Redis and the query service, injectable by type. */
 @Global()
 @Module({})
 export class InfraModule {
@@ -37,6 +43,7 @@ export class InfraModule {
       providers: [
         { provide: GatewayConfig, useValue: config },
         { provide: PrismaClient, useFactory: () => createPrismaClient(config.DATABASE_URL) },
+        { provide: SqlPool, useFactory: () => createSqlPool(config.DATABASE_URL) },
         { provide: Redis, useFactory: () => createRedisConnection(config.REDIS_URL) },
         {
           provide: ClientProxy,
@@ -44,7 +51,7 @@ export class InfraModule {
         },
         ConnectionCloser,
       ],
-      exports: [GatewayConfig, PrismaClient, Redis, ClientProxy],
+      exports: [GatewayConfig, PrismaClient, SqlPool, Redis, ClientProxy],
     };
   }
 }
