@@ -1,0 +1,189 @@
+/**
+ * `npm run bench:ingest-worker`: the ingest worker's own write path, without the gateway or the
+ * queue. Stores BENCH_REPORTS reports of BENCH_SYMBOLS symbols in an isolated Postgres database
+ * (createIsolatedStores: the running stack's servers, a fresh database and ClickHouse database),
+ * times each step of one report (payload load, gunzip + JSON.parse, rows, ClickHouse inserts,
+ * marking it ingested), then ingests every report through IngestReportService with
+ * BENCH_CONCURRENCY jobs at once and prints symbol rows per second. Repeats BENCH_ROUNDS times
+ * with fresh report versions and prints each round and the median.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Logger } from '@nestjs/common';
+import { promisify } from 'node:util';
+import { gunzip, gzipSync } from 'node:zlib';
+import { createClickHouse } from '@memtrail/clickhouse';
+import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
+import { createPrismaClient } from '@memtrail/db';
+import { readStackEnv } from '@memtrail/local-stack';
+import { createIsolatedStores } from '@memtrail/testing';
+import { ClickHouseWriter } from '../../services/ingest-worker/src/ingest/clickhouse-writer.js';
+import { IngestReportService } from '../../services/ingest-worker/src/ingest/ingest-report.service.js';
+import { symbolRows, type RowContext } from '../../services/ingest-worker/src/ingest/rows.js';
+import { baseSymbols, report } from './support.js';
+
+Object.assign(process.env, { ...readStackEnv(), ...process.env });
+const reports = Number(process.env.BENCH_REPORTS ?? 24);
+const symbolCount = Number(process.env.BENCH_SYMBOLS ?? 10_000);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 2);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+
+const gunzipAsync = promisify(gunzip);
+// Run from the repository root (npm scripts are), where the local stack keeps its pid files.
+const clickhousePidFile = join(process.cwd(), '.data', 'run', 'clickhouse.pid');
+
+/**
+ * CPU milliseconds the embedded ClickHouse process has used (user + system), or NaN when it is
+ * not the local stack's. On a shared 2-core machine CPU time per report says more about the
+ * achievable rate than wall time, which depends on everyone else's load.
+ */
+function clickhouseCpuMs(): number {
+  if (!existsSync(clickhousePidFile)) return NaN;
+  const pid = readFileSync(clickhousePidFile, 'utf8').trim();
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+const workerCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+async function timed<T>(into: Record<string, number[]>, step: string, run: () => Promise<T> | T) {
+  const t0 = performance.now();
+  const result = await run();
+  (into[step] ??= []).push(performance.now() - t0);
+  return result;
+}
+
+async function main(): Promise<void> {
+  Logger.overrideLogger(['warn', 'error']);
+  const stores = await createIsolatedStores();
+  const prisma = createPrismaClient(stores.databaseUrl);
+  const clickhouse = createClickHouse({
+    url: stores.clickhouseUrl,
+    database: stores.clickhouseDatabase,
+  });
+  const writer = new ClickHouseWriter(clickhouse);
+  const service = new IngestReportService(prisma, writer);
+  try {
+    const owner = await prisma.user.create({ data: { email: 'bench@example.com' } });
+    const project = await prisma.project.create({ data: { name: 'bench', ownerId: owner.id } });
+    const target = await prisma.target.create({ data: { projectId: project.id, name: 'fw' } });
+    const symbols = baseSymbols(symbolCount);
+    const ids: string[] = [];
+    for (let i = 0; i < reports * rounds + 5; i++) {
+      const commit = await prisma.commit.create({
+        data: { projectId: project.id, sha: i.toString(16).padStart(40, '0') },
+      });
+      const envelope: UploadEnvelope = {
+        metadata: { git: { commit_hash: commit.sha }, target_name: 'fw' },
+        memory_analysis: report(symbols, i),
+      };
+      const stored = await prisma.report.create({
+        data: {
+          targetId: target.id,
+          commitId: commit.id,
+          kind: 'full',
+          payload: gzipSync(JSON.stringify(envelope), { level: 1 }) as Uint8Array<ArrayBuffer>,
+          payloadSha256: 'bench',
+        },
+      });
+      ids.push(stored.id);
+    }
+
+    // One report, step by step (the same calls IngestReportService makes), several times.
+    const steps: Record<string, number[]> = {};
+    for (const id of ids.splice(0, 5)) {
+      const row = await timed(steps, 'load payload (Postgres)', () =>
+        prisma.report.findUnique({ where: { id }, include: { target: true, commit: true } }),
+      );
+      const parsed = await timed(steps, 'gunzip + JSON.parse', async () => {
+        const text = (await gunzipAsync(row!.payload)).toString('utf8');
+        return (JSON.parse(text) as UploadEnvelope).memory_analysis as MemoryReport;
+      });
+      const context: RowContext = {
+        project_id: project.id,
+        target_id: target.id,
+        report_id: id,
+        commit_sha: row!.commit.sha,
+        commit_time: row!.createdAt.getTime(),
+        ingest_version: row!.version,
+      };
+      const rows = await timed(steps, 'symbol rows', () => symbolRows(parsed));
+      await timed(steps, 'insert symbols_v1 (serialise + HTTP + engine + views)', () =>
+        writer.insert('symbols_v1', context, rows),
+      );
+      await timed(steps, 'mark ingested (Postgres)', () =>
+        prisma.report.updateMany({
+          where: { id, version: row!.version },
+          data: { ingestedAt: new Date() },
+        }),
+      );
+    }
+    console.log(
+      `steps of one ${symbolCount}-symbol report (median of ${steps['symbol rows']!.length}):`,
+    );
+    for (const [step, ms] of Object.entries(steps))
+      console.log(`  ${step.padEnd(56)} ${median(ms).toFixed(1).padStart(8)} ms`);
+
+    const rates: number[] = [];
+    const cpu: { worker: number[]; clickhouse: number[] } = { worker: [], clickhouse: [] };
+    for (let round = 0; round < rounds; round++) {
+      // New reports each round, as uploads of new commits are.
+      const queue = ids.splice(0, reports);
+      const t0 = performance.now();
+      const [worker0, clickhouse0] = [workerCpuMs(), clickhouseCpuMs()];
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          for (let id = queue.shift(); id; id = queue.shift()) {
+            const outcome = await service.ingest({ reportId: id });
+            if (outcome.status !== 'ingested') throw new Error(`report ${id}: ${outcome.status}`);
+          }
+        }),
+      );
+      const seconds = (performance.now() - t0) / 1000;
+      rates.push((reports * symbolCount) / seconds);
+      cpu.worker.push((workerCpuMs() - worker0) / reports);
+      cpu.clickhouse.push((clickhouseCpuMs() - clickhouse0) / reports);
+      console.log(
+        `round ${round + 1}: ${reports} reports in ${seconds.toFixed(2)} s = ` +
+          `${Math.round(rates.at(-1)!)} symbol rows/s; CPU per report: worker ` +
+          `${cpu.worker.at(-1)!.toFixed(0)} ms, ClickHouse ${cpu.clickhouse.at(-1)!.toFixed(0)} ms`,
+      );
+    }
+    const counted = await clickhouse.query({
+      query: 'SELECT count() AS n, uniqExact(report_id, symbol_index) AS u FROM symbols_v1',
+      format: 'JSONEachRow',
+    });
+    const { n, u } = (await counted.json<{ n: string; u: string }>())[0]!;
+    const expected = (reports * rounds + 5) * symbolCount;
+    if (Number(n) !== expected || Number(u) !== expected)
+      throw new Error(`symbols_v1 holds ${n} rows (${u} distinct), expected ${expected}`);
+    console.log(
+      JSON.stringify({
+        date: new Date().toISOString(),
+        reports,
+        symbols_per_report: symbolCount,
+        concurrency,
+        rows_per_second_median: Math.round(median(rates)),
+        cpu_ms_per_report_median: {
+          worker: Math.round(median(cpu.worker)),
+          clickhouse: Math.round(median(cpu.clickhouse)),
+        },
+      }),
+    );
+  } finally {
+    await clickhouse.close();
+    await prisma.$disconnect();
+    await stores.cleanup();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});
