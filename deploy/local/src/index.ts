@@ -2,4 +2,4 @@ export { ensureStores, stopStores, type Stores, type StoreStatus } from './store
 export { readStackEnv } from './env-file.js';
 export { stackPorts } from './ports.js';
 export { DEMO, DEMO_COMMITS, demoCommitSha } from './demo/history.js';
-export { demoSources, demoVariant, type DemoVariant } from './demo/firmware.js';
+export { DEMO_LINKER_SCRIPT, demoSources, demoVariant, type DemoVariant } from './demo/firmware.js';

@@ -14,7 +14,8 @@ export interface DemoBuild {
   script: string;
 }
 
-const LINKER_SCRIPT = `MEMORY
+/** The GNU linker script every step is linked with: regions FLASH and RAM, five output sections. */
+export const DEMO_LINKER_SCRIPT = `MEMORY
 {
   FLASH (rx)  : ORIGIN = 0x08000000, LENGTH = 256K
   RAM   (rwx) : ORIGIN = 0x20000000, LENGTH = 64K
@@ -113,7 +114,7 @@ int scheduler_run(int ticks) {
 
 /** Writes and compiles the firmware as it was at `step`; returns where the outputs are. */
 export function buildDemoFirmware(dir: string, step: number): DemoBuild {
-  const files = { ...demoSources(step), 'link.ld': LINKER_SCRIPT };
+  const files = { ...demoSources(step), 'link.ld': DEMO_LINKER_SCRIPT };
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
