@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { SLIDES, wrapIndex } from './slides.ts';
+import { SCREENSHOT_SIZE, SLIDES, wrapIndex } from './slides.ts';
 import { Dots } from './Dots.tsx';
 import { ScreenshotViewer } from './ScreenshotViewer.tsx';
 
@@ -27,7 +27,12 @@ export function ScreenshotCarousel() {
           onClick={() => setViewing(true)}
           aria-label={`Open ${slide.title} full screen`}
         >
-          <img src={slide.src} alt={slide.title} width={1200} height={720} />
+          <img
+            src={slide.src}
+            alt={slide.title}
+            width={SCREENSHOT_SIZE.width}
+            height={SCREENSHOT_SIZE.height}
+          />
         </button>
         <button
           type="button"
