@@ -100,7 +100,7 @@ test('sign up, land signed in with stored tokens, sign out clears them, sign in 
   expect(projects.status()).toBe(200);
 
   await page.getByRole('button', { name: 'Sign Out' }).click();
-  await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
   expect(await stored(page)).toEqual({ access: null, refresh: null, user: null, hosted: null });
   // Sign-out also revoked the refresh token on the server (POST /auth/logout).
   const refresh = await page.request.post(`${gateway.url}/auth/refresh`, {
@@ -108,7 +108,7 @@ test('sign up, land signed in with stored tokens, sign out clears them, sign in 
   });
   expect(refresh.status()).toBe(401);
 
-  await page.getByRole('link', { name: 'Sign In' }).click();
+  await page.getByRole('link', { name: 'Sign In', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
   await signIn(page, email, PASSWORD);
   await expect(page.getByRole('heading', { name: 'Projects', exact: true })).toBeVisible();

@@ -100,17 +100,22 @@ export async function startGatewayProcess(
   };
 
   const deadline = Date.now() + readyTimeoutMs;
+  let readiness = 'no answer';
   for (;;) {
     if (exit) throw new Error(`gateway ${name} ended (${exit}) before ready:\n${logTail(logFile)}`);
     const ready = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
-      (response) => response.ok,
+      async (response) => {
+        readiness = `${response.status} ${await response.text()}`;
+        return response.ok;
+      },
       () => false,
     );
     if (ready) return { url, logFile, stop };
     if (Date.now() > deadline) {
       await stop();
+      // /readyz names the dependency that is down (often the stack's query service).
       throw new Error(
-        `gateway ${name} not ready at ${url} after ${readyTimeoutMs} ms:\n${logTail(logFile)}`,
+        `gateway ${name} not ready at ${url} after ${readyTimeoutMs} ms (/readyz: ${readiness}):\n${logTail(logFile)}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
