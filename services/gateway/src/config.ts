@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import {
   IsIn,
   IsInt,
@@ -51,6 +52,15 @@ export class GatewayConfig extends CommonConfig {
   @IsInt()
   @Min(1024)
   UPLOAD_MAX_BYTES: number = 64 * 1024 * 1024;
+
+  /**
+   * Threads decoding uploads (decompress, parse, check), so one gateway process uses several
+   * cores and its event loop stays free; 0 decodes on the event loop. Default: the cores, at
+   * most 4.
+   */
+  @IsInt()
+  @Min(0)
+  UPLOAD_DECODE_THREADS: number = Math.min(4, availableParallelism());
 
   /** Uploads one API key may make per minute; 0 turns the limit off. */
   @IsInt()

@@ -1,7 +1,8 @@
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { inTransaction, SqlPool, type SqlClient } from '@memtrail/db';
 import { toBudgetRules, type BudgetRule } from './budgets.js';
-import { computeTotals, storedTotals, type Totals } from './totals.js';
+import type { DecodedUpload } from './decode/decode-upload.js';
+import { storedTotals, type Totals } from './totals.js';
 import type { ValidUpload } from './validate-upload.js';
 
 export interface StoredUpload {
@@ -14,12 +15,6 @@ export interface StoredUpload {
   budgets: BudgetRule[];
 }
 
-/** The compressed payload as received and the hash of its uncompressed bytes. */
-export interface StoredPayload {
-  gzip: Buffer;
-  sha256: string;
-}
-
 /**
  * Stores one upload in a single transaction: target, commit metadata, the report row with its
  * payload and totals, the branch head. Plain SQL rather than Prisma because this runs on every
@@ -29,15 +24,14 @@ export interface StoredPayload {
 export class ReportStore {
   constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
 
-  store(projectId: string, upload: ValidUpload, payload: StoredPayload): Promise<StoredUpload> {
-    return inTransaction(this.sql, (db) => this.storeIn(db, projectId, upload, payload));
+  store(projectId: string, decoded: DecodedUpload): Promise<StoredUpload> {
+    return inTransaction(this.sql, (db) => this.storeIn(db, projectId, decoded));
   }
 
   private async storeIn(
     db: SqlClient,
     projectId: string,
-    upload: ValidUpload,
-    payload: StoredPayload,
+    { upload, totals: reportTotals, symbolCount, gzip, sha256 }: DecodedUpload,
   ): Promise<StoredUpload> {
     // Uploads of one target are serialised, so concurrent uploads of the same commit end as
     // one consistent report and heads move in order.
@@ -57,7 +51,7 @@ export class ReportStore {
       );
     }
     // An identical build's footprint is its parent's; a failed build has none.
-    const totals = upload.kind === 'identical' ? parentTotals! : computeTotals(upload.report);
+    const totals = upload.kind === 'identical' ? parentTotals! : reportTotals;
 
     const existing = await db.query<{ id: string }>(
       'SELECT id FROM reports WHERE target_id = $1 AND commit_id = $2',
@@ -72,11 +66,11 @@ export class ReportStore {
       upload.pr.authorName,
       upload.pr.authorEmail,
       upload.kind,
-      payload.gzip,
-      payload.sha256,
+      gzip,
+      sha256,
       JSON.stringify(totals.regions),
       JSON.stringify(totals.sections),
-      upload.report.symbols.length,
+      symbolCount,
       upload.analysisVersion,
     ];
     const report = existing.rows[0]

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { GatewayConfig } from '../config.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
+import { DecodePool } from './decode/decode-pool.js';
 import { ReportStore } from './report-store.js';
 import { reportsQueueProvider } from './reports-queue.provider.js';
 import { SummaryController } from './summary.controller.js';
@@ -14,6 +16,15 @@ import { UploadService } from './upload.service.js';
   providers: [
     UploadService,
     ReportStore,
+    {
+      provide: DecodePool,
+      useFactory: (config: GatewayConfig) =>
+        new DecodePool(config.UPLOAD_DECODE_THREADS, {
+          maxBytes: config.UPLOAD_MAX_BYTES,
+          keepSymbols: config.UPLOAD_SYMBOL_CHANGES,
+        }),
+      inject: [GatewayConfig],
+    },
     SummaryService,
     UploadRateLimitGuard,
     reportsQueueProvider,

@@ -8,8 +8,9 @@ import { changesAgainstParent } from './changes.js';
 import { REPORTS_QUEUE } from './reports-queue.provider.js';
 import { ReportStore, type StoredUpload } from './report-store.js';
 import { comparisonUrl } from './urls.js';
-import type { UploadBody } from './upload-body.js';
-import { validateUpload, type ValidUpload } from './validate-upload.js';
+import { DecodePool } from './decode/decode-pool.js';
+import type { RawUpload } from './decode/decode-upload.js';
+import type { ValidUpload } from './validate-upload.js';
 
 /**
  * Accepts one upload: stores the compressed payload with its totals in one transaction, then
@@ -23,13 +24,15 @@ export class UploadService {
   constructor(
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(ReportStore) private readonly reports: ReportStore,
+    @Inject(DecodePool) private readonly decoder: DecodePool,
     @Inject(REPORTS_QUEUE) private readonly queue: ReportsQueue,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
 
-  async accept(projectId: string, body: UploadBody): Promise<UploadResponseData> {
-    const upload = validateUpload(body.json);
-    const stored = await this.reports.store(projectId, upload, body);
+  async accept(projectId: string, raw: RawUpload): Promise<UploadResponseData> {
+    const decoded = await this.decoder.decode(raw);
+    const { upload } = decoded;
+    const stored = await this.reports.store(projectId, decoded);
     try {
       await enqueueReport(this.queue, { reportId: stored.reportId, version: stored.version });
     } catch (error) {

@@ -1,0 +1,22 @@
+import { parentPort } from 'node:worker_threads';
+import { HttpException } from '@nestjs/common';
+import { decodeUpload, type DecodeOptions, type RawUpload } from './decode-upload.js';
+import type { DecodeReply } from './decode-pool.js';
+
+// A decode thread of DecodePool: one upload at a time, answered by id.
+parentPort!.on(
+  'message',
+  ({ id, raw, options }: { id: number; raw: RawUpload; options: DecodeOptions }) => {
+    let reply: DecodeReply;
+    try {
+      const result = decodeUpload(raw, options);
+      reply = { id, result };
+    } catch (error) {
+      reply =
+        error instanceof HttpException
+          ? { id, rejected: { status: error.getStatus(), message: error.message } }
+          : { id, failed: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    }
+    parentPort!.postMessage(reply);
+  },
+);

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
+import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
+import { DecodePool } from '../src/upload/decode/decode-pool.js';
+
+// The threads run the compiled gateway (worker threads cannot load TypeScript sources), so this
+// test needs `npm run build` first, as the test command does.
+const script = fileURLToPath(new URL('../dist/upload/decode/decode-thread.js', import.meta.url));
+
+const sample = JSON.parse(
+  readFileSync(
+    new URL('../../../tests/fixtures/membrowse-sample-report.json', import.meta.url),
+    'utf8',
+  ),
+) as MemoryReport;
+
+function envelope(commit: string, extra: Record<string, unknown> = {}): UploadEnvelope {
+  return {
+    metadata: {
+      git: { commit_hash: commit, base_commit_hash: null, branch_name: 'main' },
+      target_name: 'board-a',
+      ...extra,
+    },
+    memory_analysis: sample,
+  } as UploadEnvelope;
+}
+
+const gzipped = (value: unknown) => gzipSync(JSON.stringify(value));
+const sha = (n: number) => n.toString(16).padStart(40, '0');
+
+describe('DecodePool on worker threads', () => {
+  let pool: DecodePool;
+
+  beforeAll(() => {
+    if (!existsSync(script)) throw new Error(`${script} is missing: run npm run build first`);
+    pool = new DecodePool(2, { maxBytes: 1024 * 1024, keepSymbols: false }, script);
+  });
+
+  afterAll(() => pool?.onApplicationShutdown());
+
+  it('runs on threads and hands back metadata, totals and the stored gzip, not the symbols', async () => {
+    expect(pool.size).toBe(2);
+    const body = gzipped(envelope(sha(1)));
+    const decoded = await pool.decode({ bytes: body, encoding: 'gzip' });
+    expect(decoded.upload.commitSha).toBe(sha(1));
+    expect(decoded.upload.targetName).toBe('board-a');
+    expect(decoded.symbolCount).toBe(sample.symbols.length);
+    expect(decoded.upload.report.symbols).toEqual([]);
+    expect(Object.keys(decoded.totals.regions).sort()).toEqual(
+      Object.keys(sample.memory_layout).sort(),
+    );
+    // The client's own gzip bytes are what gets stored.
+    expect(Buffer.isBuffer(decoded.gzip)).toBe(true);
+    expect(Buffer.compare(decoded.gzip, body)).toBe(0);
+  });
+
+  it('compresses a plain JSON body for storage', async () => {
+    const json = Buffer.from(JSON.stringify(envelope(sha(2))));
+    const decoded = await pool.decode({ bytes: json, encoding: 'identity' });
+    expect(gunzipSync(decoded.gzip).equals(json)).toBe(true);
+  });
+
+  it('rejects bad bodies with the same 4xx as on the event loop', async () => {
+    const bad = pool.decode({
+      bytes: gzipped({ metadata: { git: { commit_hash: sha(3) }, target_name: 'x' } }),
+      encoding: 'gzip',
+    });
+    await expect(bad).rejects.toBeInstanceOf(BadRequestException);
+    await expect(bad).rejects.toThrow('memory_analysis is required');
+    await expect(pool.decode({ bytes: Buffer.from('not gzip'), encoding: 'gzip' })).rejects.toThrow(
+      'Request body is not valid gzip',
+    );
+    await expect(
+      pool.decode({ bytes: gzipSync(Buffer.alloc(2 * 1024 * 1024, 32)), encoding: 'gzip' }),
+    ).rejects.toBeInstanceOf(PayloadTooLargeException);
+  });
+
+  it('decodes many uploads at once, each to its own result', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        pool.decode({ bytes: gzipped(envelope(sha(100 + i))), encoding: 'gzip' }),
+      ),
+    );
+    expect(results.map((r) => r.upload.commitSha)).toEqual(
+      Array.from({ length: 12 }, (_, i) => sha(100 + i)),
+    );
+  });
+});
