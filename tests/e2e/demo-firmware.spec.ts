@@ -64,6 +64,7 @@ test('demo firmware: dashboard → commit → compare → symbol analysis on CLI
   const rxGrowth = demoVariant(HEAD_STEP).rxBufferBytes - demoVariant(HEAD_STEP - 1).rxBufferBytes;
   expect(demoVariant(HEAD_STEP).tasks).toBe(demoVariant(HEAD_STEP - 1).tasks);
   const ramColumn = (await history.locator('thead th').allInnerTexts()).indexOf('RAM');
+  expect(ramColumn, 'the history has a RAM column').toBeGreaterThan(0);
   const headRow = history.locator('tbody tr').filter({ hasText: short(head) });
   await expect(headRow.locator('td').nth(ramColumn).locator('.chg')).toHaveText(
     `${rxGrowth > 0 ? '+' : '−'}${Math.abs(rxGrowth)} B`,
