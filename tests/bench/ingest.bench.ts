@@ -17,9 +17,9 @@ import { performance } from 'node:perf_hooks';
 import { cpus, totalmem } from 'node:os';
 import { createPrismaClient } from '@memtrail/db';
 import { createRedisConnection, createReportsQueue } from '@memtrail/queue';
-import { readStackEnv } from '@memtrail/local-stack';
+import { metricsPort, readStackEnv, stackPorts } from '@memtrail/local-stack';
 import type { UploadEnvelope } from '@memtrail/contracts';
-import { baseSymbols, benchProject, percentile, report } from './support.js';
+import { baseSymbols, benchProject, percentile, report, serviceCpuSeconds } from './support.js';
 
 const env = { ...readStackEnv(), ...process.env };
 const gateway = env.GATEWAY_URL ?? 'http://127.0.0.1:5000';
@@ -28,6 +28,8 @@ const uploadsEach = Number(env.BENCH_UPLOADS_EACH ?? 15);
 const symbolCount = Number(env.BENCH_SYMBOLS ?? 10_000);
 const paceMs = Number(env.BENCH_PACE_MS ?? 0);
 const separatePhases = (env.BENCH_SEPARATE_PHASES ?? '1') !== '0';
+const metricsUrl = (service: 'gateway' | 'ingest-worker') =>
+  `http://127.0.0.1:${metricsPort(service, stackPorts.gateway)}/metrics`;
 if (!env.DATABASE_URL)
   throw new Error('DATABASE_URL is not set and no local stack env was found (run npm run up)');
 
@@ -71,6 +73,8 @@ async function main(): Promise<void> {
   if (separatePhases) await queue.pause();
 
   const latencies: number[] = [];
+  const gatewayCpu0 = await serviceCpuSeconds(metricsUrl('gateway'));
+  const workerCpu0 = await serviceCpuSeconds(metricsUrl('ingest-worker'));
   const started = performance.now();
   const startedAt = new Date();
   await Promise.all(
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
     }),
   );
   const uploadSeconds = (performance.now() - started) / 1000;
+  const gatewayCpu = (await serviceCpuSeconds(metricsUrl('gateway'))) - gatewayCpu0;
   const ingestStartedAt = Date.now();
   if (separatePhases) await queue.resume();
 
@@ -110,6 +115,7 @@ async function main(): Promise<void> {
     if (failed > 0) throw new Error(`${failed} report(s) failed to ingest`);
   }
   const endToEnd = (Date.now() - startedAt.getTime()) / 1000;
+  const workerCpu = (await serviceCpuSeconds(metricsUrl('ingest-worker'))) - workerCpu0;
   const ingestSeconds = (Date.now() - ingestStartedAt) / 1000;
   await queue.close();
   redis.disconnect();
@@ -144,6 +150,9 @@ async function main(): Promise<void> {
           max: ms(latencies.at(-1)!),
         },
         uploads_per_second: +(total / uploadSeconds).toFixed(1),
+        // All of the gateway's threads; the closed-loop ceiling is about cores / this.
+        gateway_cpu_ms_per_upload: +((gatewayCpu * 1000) / total).toFixed(1),
+        worker_cpu_ms_per_report: +((workerCpu * 1000) / total).toFixed(1),
         symbol_rows: rows,
         end_to_end_seconds: +endToEnd.toFixed(1),
         rows_per_second_end_to_end: Math.round(rows / endToEnd),

@@ -79,3 +79,17 @@ export function report(symbols: ReportSymbol[], step: number): MemoryReport {
     },
   };
 }
+
+/**
+ * CPU seconds a stack service has used so far, from its Prometheus side port — a figure that,
+ * unlike latency, does not depend on what else the machine is running.
+ */
+export async function serviceCpuSeconds(metricsUrl: string): Promise<number> {
+  const response = await fetch(metricsUrl);
+  if (!response.ok) throw new Error(`${metricsUrl} answered ${response.status}`);
+  const line = (await response.text())
+    .split('\n')
+    .find((l) => /^memtrail_process_cpu_seconds_total[ {]/.test(l));
+  if (!line) throw new Error(`${metricsUrl} has no memtrail_process_cpu_seconds_total`);
+  return Number(line.slice(line.lastIndexOf(' ') + 1));
+}
