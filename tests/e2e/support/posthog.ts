@@ -47,19 +47,12 @@ interface RawEvent {
   $set?: Record<string, unknown>;
 }
 
-/** The events in one ingestion request: gzip or base64 bodies, a batch, an array or one event. */
+/** The events in one ingestion request: gzip or plain JSON; a batch, an array or one event. */
 export function decodeEvents(request: Request): RawEvent[] {
   const raw = request.postDataBuffer();
   if (!raw || raw.length === 0) return [];
   const isGzip = raw[0] === 0x1f && raw[1] === 0x8b;
-  let text = isGzip ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
-  if (text.startsWith('data=')) {
-    const data = new URLSearchParams(text).get('data') ?? '';
-    text =
-      new URL(request.url()).searchParams.get('compression') === 'base64'
-        ? Buffer.from(data, 'base64').toString('utf8')
-        : data;
-  }
+  const text = (isGzip ? gunzipSync(raw) : raw).toString('utf8');
   const body = JSON.parse(text) as RawEvent | RawEvent[] | { batch: RawEvent[] };
   if (Array.isArray(body)) return body;
   return 'batch' in body ? body.batch : [body];
@@ -95,8 +88,11 @@ async function answer(route: Route, stub: PostHogStub): Promise<void> {
     }
     return route.fulfill({ json: {} });
   }
-  // Assets: the project's remote config (empty: defaults apply) and the SDK's lazy extensions.
-  if (url.pathname.endsWith('/config')) return route.fulfill({ json: {} });
+  // Assets: the project's remote config and the SDK's lazy extensions. Like PostHog's, the
+  // config offers gzip, so events arrive compressed as they do in production.
+  if (url.pathname.endsWith('/config')) {
+    return route.fulfill({ json: { supportedCompression: ['gzip', 'gzip-js'] } });
+  }
   if (url.pathname.endsWith('/config.js')) {
     return route.fulfill({ contentType: 'text/javascript', body: '' });
   }
