@@ -32,6 +32,19 @@ interface Thread {
   task?: Task;
 }
 
+/**
+ * A buffer that owns its whole memory is moved to the other thread instead of copied (the
+ * body is hundreds of kilobytes); a view into shared or pooled memory must be copied.
+ */
+export function transferable(bytes: Uint8Array): ArrayBuffer[] {
+  const { buffer } = bytes;
+  return buffer instanceof ArrayBuffer &&
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === buffer.byteLength
+    ? [buffer]
+    : [];
+}
+
 /** Rebuilds a thread's 4xx as the same exception class, so clients see the same error type. */
 function rejection(status: number, message: string): HttpException {
   if (status === 400) return new BadRequestException(message);
@@ -72,6 +85,7 @@ export class DecodePool implements OnApplicationShutdown {
     return this.threads.length;
   }
 
+  /** Decodes on a free thread; `raw.bytes` may be moved there, so do not read it afterwards. */
   decode(raw: RawUpload): Promise<DecodedUpload> {
     if (this.threads.length === 0) {
       try {
@@ -110,7 +124,10 @@ export class DecodePool implements OnApplicationShutdown {
       const task = this.waiting.shift();
       if (!task) return;
       thread.task = task;
-      thread.worker.postMessage({ id: task.id, raw: task.raw, options: this.options });
+      thread.worker.postMessage(
+        { id: task.id, raw: task.raw, options: this.options },
+        transferable(task.raw.bytes),
+      );
     }
   }
 
