@@ -1,11 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fixedSources } from './firmware-assets.js';
+import { DEMO_COMMITS, type DemoCommit } from './history.js';
 
 /**
- * A small Cortex-M firmware whose footprint drifts from commit to commit the way a real one's
- * does: buffers resized, a feature added, a table moved to flash. Built with the Debian
- * arm-none-eabi toolchain so the demo history is real ELF files with DWARF and a map file.
+ * A Cortex-M4 sensor node whose footprint drifts from commit to commit the way a real one's
+ * does: buffers resized, tasks added, a table moved to flash, all on top of the bulk that a real
+ * image carries (radio firmware, certificates, cipher tables, fonts, drivers, RTOS heap and
+ * stacks), so the regions are about half (flash) and two thirds (RAM) full. Built with the
+ * Debian arm-none-eabi toolchain so the demo history is real ELF files with DWARF and a map file.
  */
 
 export interface DemoBuild {
@@ -34,31 +38,89 @@ SECTIONS
 }
 `;
 
+/** An RTOS task: its entry function is `<name>_task`, its stack `<name>_stack`. */
+export interface DemoTask {
+  name: string;
+  /** Bytes of the task's stack (a multiple of 8: Cortex-M stacks are 8-byte aligned). */
+  stackBytes: number;
+}
+
 /** What changes between firmware steps; the sources below are written from it. */
 export interface DemoVariant {
-  /** Bytes of the UART receive buffer `rx_buffer`. */
+  /** Bytes of the UART receive (DMA) buffer `rx_buffer`. */
   rxBufferBytes: number;
-  /** Entries of the scheduler's `tasks` table. */
-  tasks: number;
+  /** The scheduler's tasks, each with its own statically allocated stack. */
+  tasks: readonly DemoTask[];
+  /** Per-channel ADC gain and offset (adds the const table `adc_calibration`). */
+  adcCalibration: boolean;
   /** MQTT retries with backoff (adds `retries`). */
   mqttRetries: boolean;
   /** The ADC lookup table `lut` is const, so it moves from RAM (.data) to flash (.rodata). */
   lutInFlash: boolean;
 }
 
+const INITIAL: DemoVariant = {
+  rxBufferBytes: 1024,
+  tasks: [
+    { name: 'sensor', stackBytes: 2048 },
+    { name: 'network', stackBytes: 4096 },
+    { name: 'display', stackBytes: 1536 },
+    { name: 'idle', stackBytes: 512 },
+  ],
+  adcCalibration: false,
+  mqttRetries: false,
+  lutInFlash: false,
+};
+
+const addTask =
+  (name: string, stackBytes: number) =>
+  (variant: DemoVariant): DemoVariant => ({
+    ...variant,
+    tasks: [...variant.tasks, { name, stackBytes }],
+  });
+const receiveBuffer =
+  (rxBufferBytes: number) =>
+  (variant: DemoVariant): DemoVariant => ({ ...variant, rxBufferBytes });
+
+/**
+ * What each commit changes, keyed by its message so every message has exactly the change it
+ * names (the compiler rejects a commit without one).
+ */
+const CHANGES: Record<DemoCommit, (variant: DemoVariant) => DemoVariant> = {
+  'Initial sensor node firmware': (variant) => variant,
+  'UART: larger receive buffer': receiveBuffer(2048),
+  'Scheduler: add housekeeping task': addTask('housekeeping', 1024),
+  'Sensors: calibrate ADC channels': (variant) => ({ ...variant, adcCalibration: true }),
+  'UART: trim receive buffer': receiveBuffer(1536),
+  'Scheduler: add watchdog task': addTask('watchdog', 512),
+  'MQTT: retry with exponential backoff': (variant) => ({ ...variant, mqttRetries: true }),
+  'UART: buffer for burst reads': receiveBuffer(3072),
+  'Scheduler: add logging task': addTask('logging', 1536),
+  'Sensors: move lookup table to flash': (variant) => ({ ...variant, lutInFlash: true }),
+  'UART: tune receive buffer': receiveBuffer(2560),
+  'Scheduler: add OTA task': addTask('ota', 3072),
+};
+
+/** The firmware as of commit `step`: every commit's change applied in order. */
 export function demoVariant(step: number): DemoVariant {
-  return {
-    rxBufferBytes: 256 + 64 * (step % 5),
-    tasks: 4 + Math.floor(step / 3),
-    mqttRetries: step >= 6,
-    lutInFlash: step >= 9,
-  };
+  if (!Number.isInteger(step) || step < 0 || step >= DEMO_COMMITS.length)
+    throw new RangeError(`demo step ${step} is outside 0..${DEMO_COMMITS.length - 1}`);
+  return DEMO_COMMITS.slice(0, step + 1).reduce(
+    (variant, message) => CHANGES[message](variant),
+    INITIAL,
+  );
 }
+
+/** Entries of the ADC lookup table `lut` (a thermistor curve, 2 bytes each). */
+const LUT_ENTRIES = 1024;
+/** Task control blocks are a fixed table, so adding a task costs only its stack and code. */
+const MAX_TASKS = 12;
 
 /** The C sources of the firmware at `step`, by path. */
 export function demoSources(step: number): Record<string, string> {
-  const { rxBufferBytes: rx, tasks, mqttRetries, lutInFlash } = demoVariant(step);
+  const { rxBufferBytes: rx, tasks, adcCalibration, mqttRetries, lutInFlash } = demoVariant(step);
   return {
+    ...fixedSources(),
     'src/app/startup.c': `extern int main(void);
 extern unsigned _sidata, _sdata, _edata, _sbss, _ebss, _estack;
 void Reset_Handler(void) {
@@ -71,41 +133,89 @@ void Reset_Handler(void) {
 __attribute__((section(".isr_vector"), used)) const void *const vectors[] = {&_estack, Reset_Handler};
 `,
     'src/app/main.c': `#include "../drivers/uart.h"
+int radio_boot(void);
+int tls_handshake(int seed);
 int mqtt_poll(int now);
 int scheduler_run(int ticks);
 int sensor_read(int channel);
+int sensors_poll(int tick);
+int display_draw(int value);
+int log_write(const char *text, int length);
 int main(void) {
-  int acc = 0;
-  for (int t = 0; t < 1000; t++) acc += mqtt_poll(t) + scheduler_run(t) + sensor_read(t & 3);
+  int acc = radio_boot() + tls_handshake(0);
+  for (int t = 0; t < 1000; t++) {
+    acc += mqtt_poll(t) + scheduler_run(t) + sensor_read(t & 15) + sensors_poll(t);
+    acc += display_draw(acc) + log_write((const char *)&acc, sizeof acc);
+  }
   uart_write((const char *)&acc, sizeof acc);
   return acc;
 }
 `,
+    'src/app/log.c': `static char log_ring[2048];
+static unsigned log_head;
+int log_write(const char *text, int length) {
+  for (int i = 0; i < length; i++) log_ring[log_head++ & 2047] = text[i];
+  return log_ring[(log_head * 7) & 2047];
+}
+`,
     'src/drivers/uart.h': `int uart_write(const char *data, int length);\n`,
     'src/drivers/uart.c': `static volatile char rx_buffer[${rx}];
-static volatile char tx_buffer[256];
+static volatile char tx_buffer[512];
 volatile unsigned *const UART_DR = (unsigned *)0x40011004;
 int uart_write(const char *data, int length) {
-  for (int i = 0; i < length; i++) { tx_buffer[i & 255] = data[i]; *UART_DR = (unsigned)data[i]; }
+  for (int i = 0; i < length; i++) { tx_buffer[i & 511] = data[i]; *UART_DR = (unsigned)data[i]; }
   return rx_buffer[length % ${rx}];
 }
 `,
     'src/net/mqtt.c': `static int session_state[32];
+static unsigned char packet_in[2048], packet_out[2048];
 ${mqttRetries ? 'static int retries;\nstatic int backoff(int attempt) { return attempt < 6 ? 1 << attempt : 64; }\n' : ''}int mqtt_poll(int now) {
-  session_state[now & 31] += now;
+  session_state[now & 31] += now + packet_in[now & 2047];
+  packet_out[(now * 3) & 2047] = (unsigned char)session_state[now & 31];
 ${mqttRetries ? '  if (session_state[now & 31] < 0) { retries++; return backoff(retries); }\n' : ''}  return session_state[(now * 7) & 31];
 }
 `,
-    'src/sensors/adc.c': `${lutInFlash ? 'static const' : 'static'} short lut[128] = {${Array.from({ length: 128 }, (_, i) => (i * 37) % 1024).join(',')}};
-int sensor_read(int channel) {
-${lutInFlash ? '' : '  lut[channel & 127] += 1; /* calibration drift, in RAM */\n'}  return lut[(channel * 31) & 127];
+    'src/net/tls.c': `extern const unsigned char ca_bundle[];
+void aes_block(const unsigned char *in, unsigned char *out, int decrypt);
+void *rtos_alloc(unsigned bytes);
+static unsigned char tls_record[4096];
+int tls_handshake(int seed) {
+  unsigned char *session = rtos_alloc(512);
+  for (int i = 0; i < 4096; i += 16) aes_block(&ca_bundle[(i + seed) & 8191], &tls_record[i], i & 16);
+  session[0] = tls_record[seed & 4095];
+  return session[0];
 }
 `,
-    'lib/rtos/tasks.c': `struct task { void (*entry)(void); int stack[64]; int state; };
-static struct task tasks[${tasks}];
+    'src/sensors/adc.c': `${lutInFlash ? 'static const' : 'static'} short lut[${LUT_ENTRIES}] = {${Array.from({ length: LUT_ENTRIES }, (_, i) => (i * 37) % 1024).join(',')}};
+static volatile short adc_dma[2][16][16];
+${adcCalibration ? `static const struct { short gain, offset; } adc_calibration[16] = {${Array.from({ length: 16 }, (_, i) => `{${1000 + i * 7}, ${i * 3 - 20}}`).join(',')}};\n` : ''}int sensor_read(int channel) {
+  int raw = adc_dma[channel & 1][channel & 15][0];
+${lutInFlash ? '' : '  lut[raw & 1023] += 1; /* calibration drift, in RAM */\n'}${adcCalibration ? '  raw = raw * adc_calibration[channel & 15].gain / 1000 + adc_calibration[channel & 15].offset;\n' : ''}  return lut[(raw * 31) & 1023];
+}
+`,
+    'lib/rtos/heap.c': `static unsigned char heap[16384] __attribute__((aligned(8)));
+static unsigned heap_used;
+void *rtos_alloc(unsigned bytes) {
+  void *block = &heap[heap_used];
+  heap_used = (heap_used + bytes + 7) & ~7u;
+  return heap_used <= sizeof heap ? block : 0;
+}
+`,
+    'lib/rtos/tasks.c': `struct tcb { void (*entry)(void); unsigned long long *stack; unsigned stack_words; int state; };
+${tasks.map(({ name, stackBytes }) => `static unsigned long long ${name}_stack[${stackBytes / 8}];`).join('\n')}
+static int ticks_seen;
+${tasks.map(({ name }, index) => `static void ${name}_task(void) { ticks_seen += ${index + 1}; ${name}_stack[0] ^= (unsigned)ticks_seen; }`).join('\n')}
+static const struct { const char *name; void (*entry)(void); unsigned long long *stack; unsigned stack_words; } task_defs[] = {
+${tasks.map(({ name, stackBytes }) => `  {"${name}", ${name}_task, ${name}_stack, ${stackBytes / 8}},`).join('\n')}
+};
+static struct tcb tcbs[${MAX_TASKS}];
 int scheduler_run(int ticks) {
   int ready = 0;
-  for (int i = 0; i < ${tasks}; i++) { tasks[i].state += ticks; ready += tasks[i].state & 1; }
+  for (unsigned i = 0; i < sizeof task_defs / sizeof task_defs[0]; i++) {
+    if (!tcbs[i].entry) { tcbs[i].entry = task_defs[i].entry; tcbs[i].stack = task_defs[i].stack; tcbs[i].stack_words = task_defs[i].stack_words; }
+    tcbs[i].state += ticks;
+    if (tcbs[i].state & 1) { tcbs[i].entry(); ready++; }
+  }
   return ready;
 }
 `,

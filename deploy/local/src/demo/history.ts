@@ -26,6 +26,9 @@ export const DEMO_COMMITS = [
   'Scheduler: add OTA task',
 ] as const;
 
+/** One demo commit message; the firmware module says what each one changes. */
+export type DemoCommit = (typeof DEMO_COMMITS)[number];
+
 /** The commit SHA the seed uploads for `step`: recognisable and stable across machines. */
 export const demoCommitSha = (step: number): string =>
   (0x5eed0000 + step).toString(16).padEnd(40, 'd');

@@ -16,9 +16,12 @@ import { DEMO, DEMO_COMMITS, demoCommitSha } from './history.js';
  * project whose target has a real history — firmware compiled by the cross compiler, analysed
  * and uploaded by our CLI — so a first visit shows populated dashboards, diffs and treemaps.
  * Idempotent: once the demo project has reports it only prints the credentials.
+ * `npm run seed -- --reset` deletes the demo project first and uploads the history again, for
+ * when the demo firmware changed since this stack was seeded.
  */
 
 const env = { ...readStackEnv(), ...process.env };
+const reset = process.argv.includes('--reset');
 const api = `http://127.0.0.1:${stackPorts.gateway}`;
 
 async function call<T>(
@@ -50,6 +53,26 @@ async function seeded(db: pg.Client): Promise<boolean> {
   return (rows[0]?.reports ?? 0) >= DEMO_COMMITS.length;
 }
 
+/** Deletes the demo account's demo project through the API, so its reports go as a user's would. */
+async function deleteDemoProject(db: pg.Client, token: string): Promise<void> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT p.id::text AS id FROM users u JOIN projects p ON p.owner_id = u.id AND p.name = $2
+     WHERE u.email = $1`,
+    [DEMO.email, DEMO.project],
+  );
+  for (const { id } of rows) {
+    const deleted = await call<{ error?: string }>(
+      'DELETE',
+      `/api/projects/${id}`,
+      undefined,
+      token,
+    );
+    if (deleted.status !== 200)
+      throw new Error(`demo project ${id} not deleted: ${deleted.json.error ?? deleted.status}`);
+    console.log(`Deleted the demo project ${id}`);
+  }
+}
+
 async function signIn(db: pg.Client): Promise<string> {
   await call('POST', '/auth/signup', {
     email: DEMO.email,
@@ -79,7 +102,7 @@ async function main(): Promise<void> {
   const db = new pg.Client({ connectionString: env.DATABASE_URL });
   await db.connect();
   try {
-    if (!(await seeded(db))) {
+    if (reset || !(await seeded(db))) {
       if (!which('arm-none-eabi-gcc')) {
         console.log(
           'Demo data skipped: arm-none-eabi-gcc is not installed (apt-get install gcc-arm-none-eabi)',
@@ -87,6 +110,7 @@ async function main(): Promise<void> {
         return;
       }
       const token = await signIn(db);
+      if (reset) await deleteDemoProject(db, token);
       const created = await call<{ data?: { project?: { api_key?: string } }; error?: string }>(
         'POST',
         '/api/projects',
