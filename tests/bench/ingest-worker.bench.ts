@@ -16,6 +16,7 @@ import { gunzip, gzipSync } from 'node:zlib';
 import { createClickHouse } from '@memtrail/clickhouse';
 import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
 import { createPrismaClient } from '@memtrail/db';
+import { ServiceMetrics } from '@memtrail/metrics';
 import { readStackEnv } from '@memtrail/local-stack';
 import { createIsolatedStores } from '@memtrail/testing';
 import { ClickHouseWriter } from '../../services/ingest-worker/src/ingest/clickhouse-writer.js';
@@ -30,18 +31,22 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 2);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const gunzipAsync = promisify(gunzip);
-// Run from the repository root (npm scripts are), where the local stack keeps its pid files.
-const clickhousePidFile = join(process.cwd(), '.data', 'run', 'clickhouse.pid');
+// The ClickHouse process to account CPU to: BENCH_CLICKHOUSE_PID (e.g. a private
+// clickhouse-local started for the measurement, with CLICKHOUSE_URL pointing at it), else the
+// local stack's. Run from the repository root (npm scripts are), where the stack keeps .data/.
+const stackPidFile = join(process.cwd(), '.data', 'run', 'clickhouse.pid');
+const clickhousePid =
+  process.env.BENCH_CLICKHOUSE_PID ??
+  (existsSync(stackPidFile) ? readFileSync(stackPidFile, 'utf8').trim() : undefined);
 
 /**
- * CPU milliseconds the embedded ClickHouse process has used (user + system), or NaN when it is
- * not the local stack's. On a shared 2-core machine CPU time per report says more about the
- * achievable rate than wall time, which depends on everyone else's load.
+ * CPU milliseconds the ClickHouse process has used (user + system), NaN when unknown. On a
+ * shared 2-core machine CPU time per report says more about the achievable rate than wall time,
+ * which depends on everyone else's load.
  */
 function clickhouseCpuMs(): number {
-  if (!existsSync(clickhousePidFile)) return NaN;
-  const pid = readFileSync(clickhousePidFile, 'utf8').trim();
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  if (!clickhousePid) return NaN;
+  const stat = readFileSync(`/proc/${clickhousePid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms.
   return (Number(fields[11]) + Number(fields[12])) * 10;
@@ -67,7 +72,7 @@ async function main(): Promise<void> {
     url: stores.clickhouseUrl,
     database: stores.clickhouseDatabase,
   });
-  const writer = new ClickHouseWriter(clickhouse);
+  const writer = new ClickHouseWriter(clickhouse, new ServiceMetrics('ingest-worker'));
   const service = new IngestReportService(prisma, writer);
   try {
     const owner = await prisma.user.create({ data: { email: 'bench@example.com' } });

@@ -182,6 +182,49 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     await ingest().ingest({ reportId, version: 1 });
     expect(await rows('symbols_v1', reportId, 'name')).toHaveLength(sample.symbols.length);
     expect(await rows('regions_v1', reportId, 'name')).toHaveLength(3);
+    // The materialized views' tables must not sum the repeated insert a second time.
+    const bytes = sample.symbols.reduce((sum, s) => sum + s.size, 0);
+    for (const table of ['file_sizes_v1', 'section_bytes_v1']) {
+      const result = await clickhouse.query({
+        query: `SELECT sum(size) AS size FROM ${table} WHERE report_id = {id:String}`,
+        query_params: { id: reportId },
+        format: 'JSONEachRow',
+      });
+      const [total] = await result.json<{ size: string }>();
+      expect({ table, size: Number(total?.size) }).toEqual({ table, size: bytes });
+    }
+  });
+
+  it('stores names with tabs, newlines, backslashes, quotes and non-ASCII text unchanged', async () => {
+    const names = [
+      'tab\there',
+      'line\nbreak\r\n',
+      'back\\slash\\t',
+      'quote\'"',
+      'nul\0byte',
+      'ünïcødé_€_🙂',
+      '\\N',
+      '',
+    ];
+    const report: MemoryReport = {
+      ...sample,
+      symbols: names.map((name, i) => ({
+        ...sample.symbols[0]!,
+        name,
+        source_file: `dir\t${name}/file.c`,
+        address: sample.symbols[0]!.address + i * 4,
+      })),
+    };
+    const reportId = await storeReport(sha(20), { report });
+    await ingest().ingest({ reportId, version: 1 });
+    const stored = await rows<{ symbol_index: number; name: string; source_file: string }>(
+      'symbols_v1',
+      reportId,
+      'symbol_index, name, source_file',
+    );
+    expect(stored).toEqual(
+      names.map((name, i) => ({ symbol_index: i, name, source_file: `dir\t${name}/file.c` })),
+    );
   });
 
   it('skips a job for a version that has since been overwritten', async () => {

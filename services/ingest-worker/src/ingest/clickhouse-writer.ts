@@ -1,6 +1,9 @@
+import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { ClickHouseClient } from '@memtrail/clickhouse';
+import { ServiceMetrics } from '@memtrail/metrics';
 import type { RowContext } from './rows.js';
+import { dateTime64Field, tabSeparatedField, tabSeparatedRows } from './tab-separated.js';
 
 export const INGEST_TABLES = ['regions_v1', 'sections_v1', 'symbols_v1'] as const;
 export type IngestTable = (typeof INGEST_TABLES)[number];
@@ -53,34 +56,47 @@ const TABLE_COLUMNS: Record<IngestTable, readonly string[]> = {
  */
 @Injectable()
 export class ClickHouseWriter {
-  constructor(@Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient) {}
+  constructor(
+    @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
+    @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
+  ) {}
 
   /**
-   * Rows are sent as JSON arrays with an explicit column list (JSONCompactEachRow): without the
-   * key names the body is half the size and ClickHouse parses it markedly faster.
+   * Rows are sent as one TabSeparated body per chunk with an explicit column list; the
+   * context columns, the same on every row, are encoded once.
    */
   async insert(
     table: IngestTable,
     context: RowContext,
-    rows: Record<string, unknown>[],
+    rows: readonly Record<string, unknown>[],
   ): Promise<number> {
     const own = TABLE_COLUMNS[table];
-    const shared = CONTEXT_COLUMNS.map((column) => context[column]);
+    const prefix = CONTEXT_COLUMNS.map((column) =>
+      column === 'commit_time'
+        ? dateTime64Field(context.commit_time)
+        : tabSeparatedField(context[column]),
+    )
+      .map((field) => `${field}\t`)
+      .join('');
     for (let start = 0, chunk = 0; start < rows.length; start += CHUNK_ROWS, chunk++) {
-      const values = rows
-        .slice(start, start + CHUNK_ROWS)
-        .map((row) => [...shared, ...own.map((column) => row[column])]);
+      const end = Math.min(rows.length, start + CHUNK_ROWS);
+      const body = tabSeparatedRows(prefix, rows, own, start, end);
       await this.clickhouse.insert({
         table,
-        values,
+        values: Readable.from([body], { objectMode: false }),
         columns: [...CONTEXT_COLUMNS, ...own] as [string, ...string[]],
-        format: 'JSONCompactEachRow',
+        format: 'TabSeparated',
         clickhouse_settings: {
           // Deduplication by token needs synchronous inserts on a real server.
           async_insert: 0,
+          // A retried block skipped by the table must be skipped by its views' tables too
+          // (migration 0005), whatever the server's default.
+          deduplicate_blocks_in_dependent_materialized_views: 1,
           insert_deduplication_token: `${context.report_id}:v${context.ingest_version}:${table}:${chunk}`,
         },
       });
+      // The client counts rows only for arrays of values; a text body is counted here.
+      this.metrics.clickhouseRows.inc({ table }, end - start);
     }
     return rows.length;
   }

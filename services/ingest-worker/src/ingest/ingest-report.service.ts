@@ -107,11 +107,13 @@ export class IngestReportService {
       memory_layout: report.memory_layout ?? {},
       symbols: report.symbols ?? [],
     };
-    return {
-      regions_v1: await this.writer.insert('regions_v1', context, regionRows(report)),
-      sections_v1: await this.writer.insert('sections_v1', context, sectionRows(report)),
-      symbols_v1: await this.writer.insert('symbols_v1', context, symbolRows(report)),
-    };
+    // The tables are independent and each insert carries its own token: send them together.
+    const [regions, sections, symbols] = await Promise.all([
+      this.writer.insert('regions_v1', context, regionRows(report)),
+      this.writer.insert('sections_v1', context, sectionRows(report)),
+      this.writer.insert('symbols_v1', context, symbolRows(report)),
+    ]);
+    return { regions_v1: regions, sections_v1: sections, symbols_v1: symbols };
   }
 
   /** An identical build's rows are its parent's, re-keyed to this report and commit. */
