@@ -1,3 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FILE_INSERT_MIN_BYTES, fileInsertStatement } from './file-insert.js';
 import type { ChdbNative, NativeConnection } from './native.js';
 import type { Mutex } from './mutex.js';
 import {
@@ -56,6 +60,8 @@ export class EngineConnection {
     /** Settings that differ from the engine defaults on a fresh connection. */
     private readonly baseline: ReadonlyMap<string, string>,
     private readonly paramLock: Mutex,
+    /** Where large insert bodies are written for the engine to read (see file-insert.ts). */
+    private readonly bodyDir: string,
   ) {}
 
   static async open(
@@ -63,6 +69,7 @@ export class EngineConnection {
     path: string,
     args: readonly string[],
     paramLock: Mutex,
+    bodyDir: string,
   ): Promise<EngineConnection> {
     let handle: NativeConnection | null;
     try {
@@ -89,7 +96,7 @@ export class EngineConnection {
         known.add(name);
         if (Number(changed) === 1) baseline.set(name, value);
       }
-      return new EngineConnection(native, handle, known, baseline, paramLock);
+      return new EngineConnection(native, handle, known, baseline, paramLock, bodyDir);
     } catch (err) {
       native.CloseConnection(handle);
       throw err;
@@ -121,6 +128,10 @@ export class EngineConnection {
     const { sql, data, params, format } = request;
     try {
       if (data !== undefined && Object.keys(params).length === 0) {
+        if (data.length >= FILE_INSERT_MIN_BYTES) {
+          const written = await this.insertFromFile(sql, data, format);
+          if (written) return written;
+        }
         const r = await this.native.InsertRawAsyncConnection(this.handle, sql, data, false);
         return {
           body: Buffer.alloc(0),
@@ -152,6 +163,32 @@ export class EngineConnection {
       };
     } catch (err) {
       throw fromEngineError(err);
+    }
+  }
+
+  /** Runs a plain insert reading `data` from a file; undefined when `sql` is not one. */
+  private async insertFromFile(
+    sql: string,
+    data: Buffer,
+    format: string,
+  ): Promise<EngineResult | undefined> {
+    const path = join(this.bodyDir, randomUUID());
+    const statement = fileInsertStatement(sql, path);
+    if (!statement) return undefined;
+    await writeFile(path, data);
+    try {
+      const r = await this.native.QueryAsyncConnection(this.handle, statement, format);
+      return {
+        body: Buffer.alloc(0),
+        elapsedSeconds: r.elapsed,
+        readRows: r.rowsRead,
+        readBytes: r.bytesRead,
+        // Every row read from the file is a row inserted into the table.
+        writtenRows: r.rowsRead,
+        writtenBytes: r.bytesRead,
+      };
+    } finally {
+      await rm(path, { force: true });
     }
   }
 

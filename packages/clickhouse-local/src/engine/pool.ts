@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { EngineConnection, type EngineRequest, type EngineResult } from './connection.js';
 import { Mutex } from './mutex.js';
 import { loadChdbNative, type ChdbNative } from './native.js';
@@ -45,6 +45,7 @@ export class EnginePool {
   private constructor(
     private readonly native: ChdbNative,
     private readonly paramLock: Mutex,
+    private readonly bodyDir: string,
     readonly dataDir: string,
     readonly version: string,
     readonly timezone: string,
@@ -63,6 +64,11 @@ export class EnginePool {
       }
     }
     mkdirSync(dataDir, { recursive: true });
+    // Insert bodies on their way to the engine; left-overs of a killed process are dropped
+    // when the first pool of this process opens the directory.
+    const bodyDir = join(dataDir, 'insert-bodies');
+    if (!reg.get(dataDir)) rmSync(bodyDir, { recursive: true, force: true });
+    mkdirSync(bodyDir, { recursive: true });
     reg.set(dataDir, (reg.get(dataDir) ?? 0) + 1);
     const opened: EngineConnection[] = [];
     try {
@@ -70,7 +76,9 @@ export class EnginePool {
       // All connections share one parameter lock (see EngineConnection.execute).
       const paramLock = new Mutex();
       for (let i = 0; i < size; i++) {
-        opened.push(await EngineConnection.open(native, dataDir, CONNECTION_ARGS, paramLock));
+        opened.push(
+          await EngineConnection.open(native, dataDir, CONNECTION_ARGS, paramLock, bodyDir),
+        );
       }
       const first = opened[0]!;
       const info = await first.run({
@@ -81,7 +89,7 @@ export class EnginePool {
         format: 'TabSeparated',
       });
       const [version = 'unknown', timezone = 'UTC'] = info.body.toString('utf8').trim().split('\t');
-      const pool = new EnginePool(native, paramLock, dataDir, version, timezone);
+      const pool = new EnginePool(native, paramLock, bodyDir, dataDir, version, timezone);
       pool.idle.push(...opened);
       pool.live = opened.length;
       return pool;
@@ -155,7 +163,7 @@ export class EnginePool {
 
   private replace(): void {
     this.replacing++;
-    EngineConnection.open(this.native, this.dataDir, CONNECTION_ARGS, this.paramLock)
+    EngineConnection.open(this.native, this.dataDir, CONNECTION_ARGS, this.paramLock, this.bodyDir)
       .then((fresh) => {
         this.replacing--;
         this.handOver(fresh);

@@ -97,7 +97,7 @@ export async function parseRequest(req: IncomingMessage, rawBody: Buffer): Promi
     // The statement is in the URL and the body is its data, passed to the
     // engine as bytes rather than spliced into the SQL text.
     const format = trailingFormat(query);
-    if (format !== undefined && (!hasBody || body.toString('utf8').trim() === '')) {
+    if (format !== undefined && isBlankBody(body)) {
       parsed.emptyInsert = true;
     } else {
       parsed.engine = request(query, hasBody ? body : undefined);
@@ -120,6 +120,15 @@ export async function parseRequest(req: IncomingMessage, rawBody: Buffer): Promi
   parsed.outputFormat =
     leadingKeyword(text) === 'INSERT' ? format : (trailingFormat(text) ?? format);
   return parsed;
+}
+
+/** True when the body holds only whitespace; scans bytes instead of decoding a large body. */
+function isBlankBody(body: Buffer): boolean {
+  for (const byte of body) {
+    // space, \t, \n, \v, \f, \r
+    if (byte !== 0x20 && (byte < 0x09 || byte > 0x0d)) return false;
+  }
+  return true;
 }
 
 function credentialsOf(req: IncomingMessage, options: RequestOptions): Credentials {

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { FILE_INSERT_MIN_BYTES, fileInsertStatement } from '../src/engine/file-insert.js';
+import { rows, startTestServer, type TestServer } from './helpers.js';
+
+describe('fileInsertStatement', () => {
+  it('reads plain inserts from the file, keeping table, columns and format', () => {
+    expect(fileInsertStatement('INSERT INTO db.t (a, b_2) FORMAT TabSeparated', '/x/y')).toBe(
+      "INSERT INTO db.t (a, b_2) FROM INFILE '/x/y' COMPRESSION 'none' FORMAT TabSeparated",
+    );
+    expect(fileInsertStatement('insert into table `we.ird` format CSV;\n', "/it's")).toBe(
+      "insert into table `we.ird` FROM INFILE '/it\\'s' COMPRESSION 'none' FORMAT CSV",
+    );
+  });
+
+  it('leaves every other statement to the inline path', () => {
+    for (const sql of [
+      'INSERT INTO t (a) SETTINGS async_insert = 1 FORMAT TabSeparated',
+      'INSERT INTO t SELECT * FROM input() FORMAT TabSeparated',
+      'INSERT INTO t VALUES',
+      'INSERT INTO t (`a`) FORMAT TabSeparated',
+      'INSERT INTO t FORMAT TabSeparated 1\t2',
+      'SELECT 1 FORMAT TabSeparated',
+    ]) {
+      expect({ sql, statement: fileInsertStatement(sql, '/x') }).toEqual({
+        sql,
+        statement: undefined,
+      });
+    }
+  });
+});
+
+describe('large insert bodies', () => {
+  let t: TestServer;
+  const count = 20_000;
+  // Tabs, newlines, backslashes, quotes and non-ASCII text, escaped as TabSeparated wants.
+  const payload = (id: number) => `p${id}\\t"quote'\\\\ü€🙂\\n`;
+  const body = Buffer.from(
+    Array.from({ length: count }, (_, id) => `${id}\t${payload(id)}\n`).join(''),
+  );
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    await t.client.command({
+      query: `CREATE TABLE big (id UInt32, payload String) ENGINE = MergeTree ORDER BY id
+              SETTINGS non_replicated_deduplication_window = 1000`,
+    });
+  });
+  afterAll(async () => {
+    await t.dispose();
+  });
+
+  const insert = (token?: string) =>
+    t.client.insert({
+      table: 'big',
+      columns: ['id', 'payload'],
+      format: 'TabSeparated',
+      values: Readable.from([body], { objectMode: false }),
+      ...(token === undefined
+        ? {}
+        : { clickhouse_settings: { insert_deduplication_token: token } }),
+    });
+  const stats = async () =>
+    (
+      await rows<{ n: number; ids: number; bad: number }>(
+        t.client,
+        `SELECT count() AS n, uniqExact(id) AS ids,
+                countIf(payload != concat('p', toString(id), '\\t"quote\\'\\\\ü€🙂\\n')) AS bad
+         FROM big`,
+      )
+    )[0];
+
+  it('stores every row of a body above the file threshold exactly, and counts them', async () => {
+    expect(body.length).toBeGreaterThan(FILE_INSERT_MIN_BYTES);
+    const result = await insert('big-1');
+    expect(result.summary?.written_rows).toBe(String(count));
+    expect(await stats()).toEqual({ n: count, ids: count, bad: 0 });
+  });
+
+  it('drops a repeated large insert with the same token, and keeps one with a new token', async () => {
+    await insert('big-1');
+    expect((await stats())?.n).toBe(count);
+    await insert('big-2');
+    expect((await stats())?.n).toBe(2 * count);
+    // The token stays with its request: an insert without one is never a duplicate.
+    await insert();
+    expect((await stats())?.n).toBe(3 * count);
+  });
+
+  it('reports a malformed large body as a parse error and leaves no file behind', async () => {
+    const broken = Buffer.concat([body, Buffer.from('not-a-number\tx\n')]);
+    await expect(
+      t.client.insert({
+        table: 'big',
+        columns: ['id', 'payload'],
+        format: 'TabSeparated',
+        values: Readable.from([broken], { objectMode: false }),
+      }),
+    ).rejects.toMatchObject({ code: expect.stringMatching(/^(6|27|72)$/) });
+    expect(readdirSync(join(t.dataDir, 'insert-bodies'))).toEqual([]);
+  });
+});
