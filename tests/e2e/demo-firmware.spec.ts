@@ -1,5 +1,7 @@
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { formatBytes, formatDelta } from '../../web/src/lib/format.ts';
 import {
+  addedTask,
   DEMO_COMMITS,
   demoCommitSha,
   demoFunctions,
@@ -21,6 +23,12 @@ const short = (sha: string) => sha.slice(0, 8);
 async function pathPoints(path: Locator): Promise<number> {
   const d = (await path.getAttribute('d')) ?? '';
   return (d.match(/[ML]/g) ?? []).length;
+}
+
+/** Heights (SVG y) of the vertices of a d3.line path, one per point. */
+async function pathHeights(path: Locator): Promise<number[]> {
+  const d = (await path.getAttribute('d')) ?? '';
+  return [...d.matchAll(/[ML][-\d.e]+,([-\d.e]+)/g)].map((match) => Number(match[1]));
 }
 
 /** A full-page screenshot kept as a file in the test's artifacts and linked from the report. */
@@ -60,15 +68,49 @@ test('demo firmware: dashboard → commit → compare → symbol analysis on CLI
     await expect(line).toContainText(message);
     if (step > 0) await expect(line.locator('.chg').first()).toBeVisible();
   }
-  // The head grows only its UART receive buffer over the parent, and RAM shows exactly that.
-  const rxGrowth = demoVariant(HEAD_STEP).rxBufferBytes - demoVariant(HEAD_STEP - 1).rxBufferBytes;
-  expect(demoVariant(HEAD_STEP).tasks).toBe(demoVariant(HEAD_STEP - 1).tasks);
-  const ramColumn = (await history.locator('thead th').allInnerTexts()).indexOf('RAM');
+  // The head adds a scheduler task and nothing else: RAM grows by exactly its stack.
+  const task = addedTask(HEAD_STEP);
+  expect(DEMO_COMMITS[HEAD_STEP].toLowerCase()).toContain(`add ${task.name} task`);
+  expect(demoVariant(HEAD_STEP).rxBufferBytes).toBe(demoVariant(HEAD_STEP - 1).rxBufferBytes);
+  const columns = await history.locator('thead th').allInnerTexts();
+  const ramColumn = columns.indexOf('RAM');
   expect(ramColumn, 'the history has a RAM column').toBeGreaterThan(0);
   const headRow = history.locator('tbody tr').filter({ hasText: short(head) });
   await expect(headRow.locator('td').nth(ramColumn).locator('.chg')).toHaveText(
-    `${rxGrowth > 0 ? '+' : '−'}${Math.abs(rxGrowth)} B`,
+    formatDelta(task.stackBytes),
   );
+
+  // Scale "Usage" (the default) fits each region's axis to its used bytes: every commit that
+  // changed a region moves its line visibly, every other commit keeps it level.
+  await expect(page.getByRole('radio', { name: 'Usage' })).toBeChecked();
+  for (const region of regions) {
+    const column = columns.indexOf(region);
+    expect(column, `the history has a ${region} column`).toBeGreaterThan(0);
+    const heights = await pathHeights(page.locator(`.chart__line[data-region="${region}"]`));
+    expect(heights).toHaveLength(commits);
+    for (let step = 1; step < commits; step++) {
+      const cell = history
+        .locator('tbody tr')
+        .filter({ hasText: short(demoCommitSha(step)) })
+        .locator('td')
+        .nth(column);
+      const changed = (await cell.locator('.chg').count()) > 0;
+      const rise = Math.abs(heights[step]! - heights[step - 1]!);
+      const what = `${region} at "${DEMO_COMMITS[step]}"`;
+      if (changed) expect(rise, what).toBeGreaterThanOrEqual(2);
+      else expect(rise, what).toBe(0);
+    }
+  }
+  // The choice is a keyboard-operable radio group, remembered across visits; "Limits" draws
+  // every region's limit on one axis from zero.
+  await page.getByRole('radio', { name: 'Usage' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('radio', { name: 'Limits' })).toBeChecked();
+  await expect(page.locator('.chart__limit')).toHaveCount(regions.length);
+  await page.reload();
+  await expect(page.getByRole('radio', { name: 'Limits' })).toBeChecked();
+  await page.getByRole('radio', { name: 'Usage' }).check();
+  await expect(page.getByRole('radio', { name: 'Usage' })).toBeChecked();
   await attachScreen(page, testInfo, 'dashboard');
 
   // Commit view of the head: region bars, layout map, every linked section, real functions.
@@ -87,19 +129,27 @@ test('demo firmware: dashboard → commit → compare → symbol analysis on CLI
   const symbols = page.getByRole('table', { name: 'Symbols' });
   const functions = demoFunctions(HEAD_STEP);
   expect(functions.size).toBeGreaterThan(3);
+  const search = page.getByPlaceholder('Search symbols or files');
+  const shown = page.locator('.panel').filter({ has: symbols }).locator('.panel__hint');
+  await expect(shown).toContainText(' symbols');
+  const unfiltered = await shown.innerText();
   for (const [name, file] of functions) {
+    // The table only draws the rows in view: filter it down to the function first.
+    await search.fill(name);
     const line = row(symbols, name);
     await expect(line).toHaveCount(1);
     await expect(line).toContainText('FUNC');
     await expect(line).toContainText('.text');
     await expect(line).toContainText(file);
   }
+  await search.fill('');
+  await expect(shown).toHaveText(unfiltered);
   await attachScreen(page, testInfo, 'commit');
   // The UART driver's write function: its code follows the receive buffer's size.
   const uartFile = 'src/drivers/uart.c';
   const [needle, needleFile] = [...functions].find(([, file]) => file === uartFile)!;
   const allRows = await symbols.locator('.vtable__row').count();
-  await page.getByPlaceholder('Search symbols or files').fill(needle);
+  await search.fill(needle);
   await expect(symbols.locator('.vtable__row')).not.toHaveCount(allRows);
   for (const line of await symbols.locator('.vtable__row').all()) {
     // A row matches by symbol name or by source file.
@@ -108,17 +158,17 @@ test('demo firmware: dashboard → commit → compare → symbol analysis on CLI
   }
   await expect(row(symbols, needle)).toHaveCount(1);
 
-  // Compare head with its parent: the receive buffer the head resized.
+  // Compare head with its parent: the task the head added, its stack and entry function.
+  const changes = page.getByRole('table', { name: 'Symbol changes' });
   await page.getByRole('link', { name: 'Compare with parent' }).click();
   await expect(page).toHaveURL(new RegExp(`compare\\?base=${parent}&head=${head}$`));
-  const changes = page.getByRole('table', { name: 'Symbol changes' });
-  const rx = row(changes, 'rx_buffer');
-  expect(demoSources(HEAD_STEP)[uartFile]).toContain(
-    `rx_buffer[${demoVariant(HEAD_STEP).rxBufferBytes}]`,
+  expect(demoSources(HEAD_STEP)['lib/rtos/tasks.c']).toContain(
+    `${task.name}_stack[${task.stackBytes / 8}]`,
   );
-  await expect(rx).toContainText('modified');
-  await expect(rx).toContainText(`${demoVariant(HEAD_STEP - 1).rxBufferBytes} B`);
-  await expect(rx).toContainText(`${demoVariant(HEAD_STEP).rxBufferBytes} B`);
+  const stack = row(changes, `${task.name}_stack`);
+  await expect(stack).toContainText('added');
+  await expect(stack).toContainText(formatBytes(task.stackBytes));
+  await expect(row(changes, `${task.name}_task`)).toContainText('added');
   await attachScreen(page, testInfo, 'compare-parent');
 
   // A wider range through the pickers: MQTT retries add a counter, the const lookup table moves

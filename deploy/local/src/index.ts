@@ -3,4 +3,10 @@ export { readStackEnv } from './env-file.js';
 export { stackPorts } from './ports.js';
 export { metricsPort } from './services.js';
 export { DEMO, DEMO_COMMITS, demoCommitSha } from './demo/history.js';
-export { DEMO_LINKER_SCRIPT, demoSources, demoVariant, type DemoVariant } from './demo/firmware.js';
+export {
+  DEMO_LINKER_SCRIPT,
+  demoSources,
+  demoVariant,
+  type DemoTask,
+  type DemoVariant,
+} from './demo/firmware.js';

@@ -6,6 +6,7 @@ import {
   demoCommitSha,
   demoSources,
   demoVariant,
+  type DemoTask,
 } from '@memtrail/local-stack';
 
 // The demo account that `npm run up` seeds: firmware compiled by the cross compiler and uploaded
@@ -42,6 +43,14 @@ export function firstStepWith(flag: 'mqttRetries' | 'lutInFlash'): number {
   const step = DEMO_COMMITS.findIndex((_, index) => demoVariant(index)[flag]);
   if (step < 1) throw new Error(`demo history never switches ${flag} on after its first commit`);
   return step;
+}
+
+/** The task the commit at `step` adds to the scheduler (its message says which). */
+export function addedTask(step: number): DemoTask {
+  const before = new Set(demoVariant(step - 1).tasks.map((task) => task.name));
+  const added = demoVariant(step).tasks.filter((task) => !before.has(task.name));
+  if (added.length !== 1) throw new Error(`demo step ${step} adds ${added.length} tasks, not one`);
+  return added[0]!;
 }
 
 /**

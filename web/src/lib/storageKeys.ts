@@ -6,4 +6,6 @@ export const STORAGE_KEYS = {
   user: 'memtrail_user',
   /** Cloud mode keeps its whole session under one key of its own. */
   hostedSession: 'memtrail_auth_session',
+  /** The dashboard chart's y-axis scale ('usage' or 'limits'), kept across visits. */
+  seriesScale: 'memtrail_series_scale',
 } as const;

@@ -53,7 +53,7 @@ export interface DemoVariant {
   tasks: readonly DemoTask[];
   /** Per-channel ADC gain and offset (adds the const table `adc_calibration`). */
   adcCalibration: boolean;
-  /** MQTT retries with backoff (adds `retries`). */
+  /** MQTT retries with backoff (adds `retries` and the `inflight` publishes it resends). */
   mqttRetries: boolean;
   /** The ADC lookup table `lut` is const, so it moves from RAM (.data) to flash (.rodata). */
   lutInFlash: boolean;
@@ -113,6 +113,8 @@ export function demoVariant(step: number): DemoVariant {
 
 /** Entries of the ADC lookup table `lut` (a thermistor curve, 2 bytes each). */
 const LUT_ENTRIES = 1024;
+/** Publishes awaiting their acknowledgement once MQTT retries (512 bytes each). */
+const MQTT_INFLIGHT = 4;
 /** Task control blocks are a fixed table, so adding a task costs only its stack and code. */
 const MAX_TASKS = 12;
 
@@ -169,10 +171,10 @@ int uart_write(const char *data, int length) {
 `,
     'src/net/mqtt.c': `static int session_state[32];
 static unsigned char packet_in[2048], packet_out[2048];
-${mqttRetries ? 'static int retries;\nstatic int backoff(int attempt) { return attempt < 6 ? 1 << attempt : 64; }\n' : ''}int mqtt_poll(int now) {
+${mqttRetries ? `static int retries;\n/* Unacknowledged QoS 1 publishes, kept to be sent again. */\nstatic unsigned char inflight[${MQTT_INFLIGHT}][512];\nstatic int backoff(int attempt) { return attempt < 6 ? 1 << attempt : 64; }\n` : ''}int mqtt_poll(int now) {
   session_state[now & 31] += now + packet_in[now & 2047];
   packet_out[(now * 3) & 2047] = (unsigned char)session_state[now & 31];
-${mqttRetries ? '  if (session_state[now & 31] < 0) { retries++; return backoff(retries); }\n' : ''}  return session_state[(now * 7) & 31];
+${mqttRetries ? `  if (session_state[now & 31] < 0) { inflight[retries & ${MQTT_INFLIGHT - 1}][now & 511] = packet_out[now & 2047]; retries++; return backoff(retries); }\n` : ''}  return session_state[(now * 7) & 31];
 }
 `,
     'src/net/tls.c': `extern const unsigned char ca_bundle[];

@@ -1,28 +1,118 @@
-import { line, max, scaleLinear, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
+import {
+  line,
+  scaleLinear,
+  select,
+  zoom,
+  zoomIdentity,
+  type ScaleLinear,
+  type ZoomTransform,
+} from 'd3';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RegionSeriesPoint } from '../../lib/seriesPoints.ts';
 import { formatBytes, formatDate, formatDelta, formatPercent, shortSha } from '../../lib/format.ts';
+import {
+  limitPlacement,
+  limitsDomain,
+  tickLabels,
+  usageDomain,
+  type SeriesScale,
+} from '../../lib/seriesScale.ts';
 
-const HEIGHT = 280;
-const MARGIN = { top: 16, right: 20, bottom: 28, left: 72 };
+const MIN_HEIGHT = 280;
+/** Height of one region's band in the "usage" scale, gap included. */
+const BAND_HEIGHT = 150;
+const BAND_GAP = 24;
+const MARGIN = { top: 16, right: 20, bottom: 28, left: 80 };
 
 export interface SeriesLine {
   region: string;
   color: string;
 }
 
+/** One y-axis and the lines drawn against it: all regions ("limits") or one band per region. */
+interface Plot {
+  key: string;
+  lines: SeriesLine[];
+  y: ScaleLinear<number, number>;
+  top: number;
+  bottom: number;
+  ticks: number[];
+  /** False when a limit lies outside the band: it is noted at the edge instead of drawn. */
+  limitsDrawn: boolean;
+  /** Limits outside the band, noted at its edge instead of drawn. */
+  notes: { region: string; color: string; limit: number; edge: 'above' | 'below' }[];
+}
+
+const indexedOf = (points: RegionSeriesPoint[]) =>
+  points.map((point, index) => [point, index] as [RegionSeriesPoint, number]);
+
+/** The axes of a scale: "limits" shares one from zero, "usage" fits one band to each region. */
+function plotsOf(
+  scale: SeriesScale,
+  points: RegionSeriesPoint[],
+  lines: SeriesLine[],
+  innerHeight: number,
+): Plot[] {
+  const usages = (region: string) =>
+    points.flatMap((point) => (point.regions[region] ? [point.regions[region]] : []));
+  if (scale === 'limits') {
+    const values = lines.flatMap(({ region }) =>
+      usages(region).map((usage) => ({ used: usage.used_size, limit: usage.limit_size })),
+    );
+    const y = scaleLinear().domain(limitsDomain(values)).range([innerHeight, 0]).nice();
+    const ticks = y.ticks(5);
+    return [
+      { key: 'all', lines, y, top: 0, bottom: innerHeight, ticks, limitsDrawn: true, notes: [] },
+    ];
+  }
+  const band = innerHeight / Math.max(1, lines.length);
+  return lines.map((series, index) => {
+    const used = usages(series.region);
+    const top = index * band + (index === 0 ? 0 : BAND_GAP / 2);
+    const bottom = (index + 1) * band - (index === lines.length - 1 ? 0 : BAND_GAP / 2);
+    // Not niced: rounding the domain out to tick steps would take back the room fitting gained.
+    const y = scaleLinear()
+      .domain(usageDomain(used.map((usage) => usage.used_size)))
+      .range([bottom, top]);
+    const domain = y.domain() as [number, number];
+    // A limit is drawn when every commit's limit lies in the band, else the latest one is noted.
+    const drawn = used.every((usage) =>
+      ['inside', 'none'].includes(limitPlacement(usage.limit_size, domain)),
+    );
+    const latest = used.at(-1)?.limit_size ?? 0;
+    const edge = limitPlacement(latest, domain);
+    return {
+      key: series.region,
+      lines: [series],
+      y,
+      top,
+      bottom,
+      ticks: y.ticks(3),
+      limitsDrawn: drawn,
+      notes:
+        !drawn && (edge === 'above' || edge === 'below')
+          ? [{ region: series.region, color: series.color, limit: latest, edge }]
+          : [],
+    };
+  });
+}
+
 /**
  * Used bytes of the chosen regions over commits (oldest left), each with its limit as a dashed
- * line. Commits are evenly spaced so bursts of commits stay readable. Wheel or drag zooms and
- * pans; hovering shows the commit; clicking opens it.
+ * line. Commits are evenly spaced so bursts of commits stay readable. In the "usage" scale each
+ * region gets a band with its own axis fitted to its used bytes (a limit out of range is noted
+ * at the band's edge); in "limits" all share one axis from zero. Wheel or drag zooms and pans
+ * along the commits; hovering shows the commit; clicking opens it.
  */
 export function RegionSeriesChart({
   points,
   lines,
+  scale,
   onOpen,
 }: {
   points: RegionSeriesPoint[];
   lines: SeriesLine[];
+  scale: SeriesScale;
   onOpen(sha: string): void;
 }) {
   const svgRef = useRef<SVGSVGElement>(null);
@@ -38,8 +128,12 @@ export function RegionSeriesChart({
     return () => observer.disconnect();
   }, []);
 
+  const height =
+    scale === 'usage'
+      ? Math.max(MIN_HEIGHT, MARGIN.top + MARGIN.bottom + lines.length * BAND_HEIGHT)
+      : MIN_HEIGHT;
   const innerWidth = Math.max(100, width - MARGIN.left - MARGIN.right);
-  const innerHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const innerHeight = height - MARGIN.top - MARGIN.bottom;
 
   useEffect(() => {
     const svg = svgRef.current;
@@ -68,37 +162,32 @@ export function RegionSeriesChart({
   );
   const x = transform.rescaleX(baseX);
 
-  const y = useMemo(() => {
-    const top =
-      max(points, (point) =>
-        max(lines, ({ region }) => {
-          const usage = point.regions[region];
-          return usage ? Math.max(usage.used_size, usage.limit_size) : 0;
-        }),
-      ) ?? 1;
-    return scaleLinear()
-      .domain([0, top * 1.05 || 1])
-      .range([innerHeight, 0])
-      .nice();
-  }, [points, lines, innerHeight]);
+  const plots = useMemo(
+    () => plotsOf(scale, points, lines, innerHeight),
+    [scale, points, lines, innerHeight],
+  );
 
-  const paths = useMemo(
-    () =>
-      lines.map(({ region, color }) => {
-        const defined = (point: RegionSeriesPoint) => point.regions[region] !== undefined;
+  const paths = useMemo(() => {
+    const indexed = indexedOf(points);
+    return plots.flatMap((plot) =>
+      plot.lines.map(({ region, color }) => {
         const used = line<[RegionSeriesPoint, number]>()
-          .defined(([point]) => defined(point))
+          .defined(([point]) => point.regions[region] !== undefined)
           .x(([, index]) => x(index))
-          .y(([point]) => y(point.regions[region]?.used_size ?? 0));
+          .y(([point]) => plot.y(point.regions[region]?.used_size ?? 0));
         const limit = line<[RegionSeriesPoint, number]>()
           .defined(([point]) => (point.regions[region]?.limit_size ?? 0) > 0)
           .x(([, index]) => x(index))
-          .y(([point]) => y(point.regions[region]?.limit_size ?? 0));
-        const indexed = points.map((point, index) => [point, index] as [RegionSeriesPoint, number]);
-        return { region, color, used: used(indexed) ?? '', limit: limit(indexed) ?? '' };
+          .y(([point]) => plot.y(point.regions[region]?.limit_size ?? 0));
+        return {
+          region,
+          color,
+          used: used(indexed) ?? '',
+          limit: plot.limitsDrawn ? (limit(indexed) ?? '') : '',
+        };
       }),
-    [lines, points, x, y],
-  );
+    );
+  }, [plots, points, x]);
 
   const nearest = (clientX: number) => {
     const svg = svgRef.current;
@@ -120,7 +209,7 @@ export function RegionSeriesChart({
         ref={svgRef}
         className="chart__svg"
         width="100%"
-        height={HEIGHT}
+        height={height}
         role="img"
         aria-label="Region usage over commits"
         onMouseMove={(event) => setHover(nearest(event.clientX))}
@@ -137,14 +226,38 @@ export function RegionSeriesChart({
           </clipPath>
         </defs>
         <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
-          {y.ticks(5).map((tick) => (
-            <g key={tick} transform={`translate(0,${y(tick)})`}>
-              <line className="chart__grid" x2={innerWidth} />
-              <text className="chart__label" x={-8} dy="0.32em" textAnchor="end">
-                {formatBytes(tick)}
-              </text>
-            </g>
-          ))}
+          {plots.map((plot) => {
+            const labels = tickLabels(plot.ticks);
+            return (
+              <g key={plot.key} className="chart__axis" data-region={plot.key}>
+                {plot.ticks.map((tick, index) => (
+                  <g key={tick} transform={`translate(0,${plot.y(tick)})`}>
+                    <line className="chart__grid" x2={innerWidth} />
+                    <text className="chart__label" x={-8} dy="0.32em" textAnchor="end">
+                      {labels[index]}
+                    </text>
+                  </g>
+                ))}
+                {scale === 'usage' ? (
+                  <text className="chart__band-name" x={6} y={plot.top + 11}>
+                    {plot.key}
+                  </text>
+                ) : null}
+                {plot.notes.map((note) => (
+                  <text
+                    key={note.region}
+                    className="chart__limit-note"
+                    x={innerWidth - 4}
+                    y={note.edge === 'above' ? plot.top + 11 : plot.bottom - 4}
+                    textAnchor="end"
+                    fill={note.color}
+                  >
+                    {note.edge === 'above' ? '↑' : '↓'} limit {formatBytes(note.limit)}
+                  </text>
+                ))}
+              </g>
+            );
+          })}
           {ticks.map((tick) => (
             <text
               key={tick}
@@ -164,27 +277,36 @@ export function RegionSeriesChart({
           <g clipPath="url(#series-clip)">
             {paths.map((path) => (
               <g key={path.region}>
-                <path d={path.limit} className="chart__limit" stroke={path.color} />
-                <path d={path.used} className="chart__line" stroke={path.color} />
+                {path.limit ? (
+                  <path d={path.limit} className="chart__limit" stroke={path.color} />
+                ) : null}
+                <path
+                  d={path.used}
+                  className="chart__line"
+                  stroke={path.color}
+                  data-region={path.region}
+                />
               </g>
             ))}
             {hover !== null ? (
               <line className="chart__cursor" x1={x(hover)} x2={x(hover)} y2={innerHeight} />
             ) : null}
             {hovered
-              ? lines.map(({ region, color }) => {
-                  const usage = hovered.regions[region];
-                  return usage ? (
-                    <circle
-                      key={region}
-                      cx={x(hover!)}
-                      cy={y(usage.used_size)}
-                      r={4}
-                      fill={color}
-                      className="chart__dot"
-                    />
-                  ) : null;
-                })
+              ? plots.flatMap((plot) =>
+                  plot.lines.map(({ region, color }) => {
+                    const usage = hovered.regions[region];
+                    return usage ? (
+                      <circle
+                        key={region}
+                        cx={x(hover!)}
+                        cy={plot.y(usage.used_size)}
+                        r={4}
+                        fill={color}
+                        className="chart__dot"
+                      />
+                    ) : null;
+                  }),
+                )
               : null}
           </g>
         </g>

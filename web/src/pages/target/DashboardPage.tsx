@@ -1,17 +1,20 @@
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { RegionSeriesChart } from '../../components/charts/RegionSeriesChart.tsx';
+import { ScaleSwitch } from '../../components/charts/ScaleSwitch.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { UsageBar } from '../../components/UsageBar.tsx';
 import type { Head, RegionSeriesData } from '../../lib/api/queryTypes.ts';
 import { useHeads, useTargetResource } from '../../lib/data.ts';
 import { formatDate, shortSha, subjectOf } from '../../lib/format.ts';
 import { regionPoints } from '../../lib/seriesPoints.ts';
+import { readSeriesScale, writeSeriesScale, type SeriesScale } from '../../lib/seriesScale.ts';
 import { paths } from '../../lib/routes.ts';
 import { REGION_COLORS, useTargetRoute } from '../../lib/targetRoute.ts';
 import { CommitHistory } from './CommitHistory.tsx';
 
 const SERIES_LIMIT = 5000;
+const storage = () => window.localStorage;
 
 /** Dashboard: usage over commits of one branch, current utilisation and the commit history. */
 export function DashboardPage() {
@@ -30,6 +33,11 @@ export function DashboardPage() {
   const points = useMemo(() => (series.data ? regionPoints(series.data) : []), [series.data]);
   const regionNames = useMemo(() => series.data?.regions.map((r) => r.name) ?? [], [series.data]);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
+  const [scale, setScale] = useState<SeriesScale>(() => readSeriesScale(storage));
+  const chooseScale = (next: SeriesScale) => {
+    setScale(next);
+    writeSeriesScale(storage, next);
+  };
   const lines = useMemo(
     () =>
       regionNames
@@ -103,6 +111,7 @@ export function DashboardPage() {
         <div className="panel__head">
           <h2>Region usage over commits</h2>
           <div className="legend">
+            <ScaleSwitch value={scale} onChange={chooseScale} />
             {regionNames.map((region, index) => (
               <button
                 type="button"
@@ -131,7 +140,7 @@ export function DashboardPage() {
         {series.data ? (
           points.length > 0 ? (
             <>
-              <RegionSeriesChart points={points} lines={lines} onOpen={openCommit} />
+              <RegionSeriesChart points={points} lines={lines} scale={scale} onOpen={openCommit} />
               <p className="panel__hint">
                 {points.length} commits
                 {series.data.truncated ? ` (latest ${SERIES_LIMIT})` : ''} · scroll to zoom, drag to
