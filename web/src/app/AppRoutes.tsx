@@ -6,6 +6,7 @@ import { AppLayout, PublicLayout } from './layouts.tsx';
 import { Suspense } from 'react';
 import { DashboardErrorBoundary } from './PageErrorBoundary.tsx';
 import { ProjectProvider } from '../lib/store/ProjectProvider.tsx';
+import { DashboardLoads, KnownProject, ProjectIndex } from './projectRoutes.tsx';
 
 // Every page is its own chunk so the initial download stays the shell plus the libraries.
 const HomePage = lazyPage(() => import('../pages/home/HomePage.tsx'), 'HomePage');
@@ -59,14 +60,17 @@ export function AppRoutes() {
       <Routes>
         <Route element={<AppLayout />}>
           <Route index element={<ProjectsPage />} />
-          <Route path="project/:projectId">
+          <Route path="project/:projectId" element={<KnownProject />}>
+            <Route index element={<ProjectIndex />} />
             <Route path="settings" element={<SettingsPage />} />
             <Route path="target/:targetName">
               <Route
                 index
                 element={
                   <DashboardErrorBoundary>
-                    <DashboardPage />
+                    <DashboardLoads>
+                      <DashboardPage />
+                    </DashboardLoads>
                   </DashboardErrorBoundary>
                 }
               />

@@ -3,7 +3,7 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 interface Props {
   children: ReactNode;
   /** Screen shown instead of the children; gets a function that renders them again. */
-  fallback?: (reset: () => void) => ReactNode;
+  fallback?: (reset: () => void, error: Error) => ReactNode;
   /** Changing this (e.g. the path) clears a caught error, so navigating away recovers. */
   resetKey?: unknown;
 }
@@ -36,7 +36,7 @@ export class ErrorBoundary extends Component<Props, State> {
 
   override render() {
     if (!this.state.error) return this.props.children;
-    if (this.props.fallback) return this.props.fallback(this.reset);
+    if (this.props.fallback) return this.props.fallback(this.reset, this.state.error);
     return (
       <ErrorScreen
         title="Something went wrong"

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { retryRender } from '../lib/loadError.ts';
 import { ErrorBoundary, ErrorScreen } from './ErrorBoundary.tsx';
 
 /** Error screen for a whole page (spec §2 'Page Error'). */
@@ -26,20 +27,23 @@ export function PageErrorBoundary({ children }: { children: ReactNode }) {
   );
 }
 
-/** Error screen for the dashboard's content (spec §2 'Dashboard Error'). */
+/**
+ * Error screen for the dashboard's content (spec §2 'Dashboard Error'): render errors and failed
+ * loads; Retry reloads what failed first.
+ */
 export function DashboardErrorBoundary({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   return (
     <ErrorBoundary
       resetKey={pathname}
-      fallback={(reset) => (
+      fallback={(reset, error) => (
         <ErrorScreen
           title="Dashboard Error"
           text="There was an error loading the dashboard content. This might be due to data loading issues or a temporary problem."
           actions={[
             { label: 'Go Back', onClick: () => void navigate(-1), secondary: true },
-            { label: 'Retry', onClick: reset },
+            { label: 'Retry', onClick: () => void retryRender(error, reset) },
           ]}
         />
       )}
