@@ -4,14 +4,24 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { stackPaths } from './paths.js';
 import { isAlive } from './processes.js';
 
-const lockDir = join(stackPaths.run, 'stack.lock');
-
 /**
  * Serialises stack start-up across processes (parallel jest workers, a second `npm run up`), so
- * two of them never start the same server at once. mkdir is atomic; a lock whose owner died is
- * taken over.
+ * two of them never start the same server at once.
  */
-export async function withStackLock<T>(fn: () => Promise<T>, timeoutMs = 180_000): Promise<T> {
+export function withStackLock<T>(fn: () => Promise<T>, timeoutMs = 180_000): Promise<T> {
+  return withLock('stack', fn, timeoutMs);
+}
+
+/**
+ * Runs `fn` while holding the lock `name` of this stack, waiting for another process holding
+ * it. mkdir is atomic; a lock whose owner died is taken over.
+ */
+export async function withLock<T>(
+  name: string,
+  fn: () => Promise<T>,
+  timeoutMs: number,
+): Promise<T> {
+  const lockDir = join(stackPaths.run, `${name}.lock`);
   mkdirSync(stackPaths.run, { recursive: true });
   const deadline = Date.now() + timeoutMs;
   for (;;) {

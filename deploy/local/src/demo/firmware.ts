@@ -170,11 +170,13 @@ int uart_write(const char *data, int length) {
 }
 `,
     'src/net/mqtt.c': `static int session_state[32];
-static unsigned char packet_in[2048], packet_out[2048];
+/* The receive packet is filled by DMA, the send packet by the client. */
+static volatile unsigned char packet_in[2048];
+static unsigned char packet_out[2048];
 ${mqttRetries ? `static int retries;\n/* Unacknowledged QoS 1 publishes, kept to be sent again. */\nstatic unsigned char inflight[${MQTT_INFLIGHT}][512];\nstatic int backoff(int attempt) { return attempt < 6 ? 1 << attempt : 64; }\n` : ''}int mqtt_poll(int now) {
   session_state[now & 31] += now + packet_in[now & 2047];
   packet_out[(now * 3) & 2047] = (unsigned char)session_state[now & 31];
-${mqttRetries ? `  if (session_state[now & 31] < 0) { inflight[retries & ${MQTT_INFLIGHT - 1}][now & 511] = packet_out[now & 2047]; retries++; return backoff(retries); }\n` : ''}  return session_state[(now * 7) & 31];
+${mqttRetries ? `  if (session_state[now & 31] < 0) { inflight[retries & ${MQTT_INFLIGHT - 1}][now & 511] = packet_out[now & 2047]; retries++; return backoff(retries) + inflight[(now >> 9) & ${MQTT_INFLIGHT - 1}][now & 511]; }\n` : ''}  return session_state[(now * 7) & 31] + packet_out[(now * 5) & 2047];
 }
 `,
     'src/net/tls.c': `extern const unsigned char ca_bundle[];
@@ -195,7 +197,7 @@ ${adcCalibration ? `static const struct { short gain, offset; } adc_calibration[
 ${lutInFlash ? '' : '  lut[raw & 1023] += 1; /* calibration drift, in RAM */\n'}${adcCalibration ? '  raw = raw * adc_calibration[channel & 15].gain / 1000 + adc_calibration[channel & 15].offset;\n' : ''}  return lut[(raw * 31) & 1023];
 }
 `,
-    'lib/rtos/heap.c': `static unsigned char heap[16384] __attribute__((aligned(8)));
+    'lib/rtos/heap.c': `static unsigned char heap[14 * 1024] __attribute__((aligned(8)));
 static unsigned heap_used;
 void *rtos_alloc(unsigned bytes) {
   void *block = &heap[heap_used];

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { readStackEnv } from '../env-file.js';
+import { withLock } from '../lock.js';
 import { repoRoot } from '../paths.js';
 import { stackPorts } from '../ports.js';
 import { which } from '../system.js';
@@ -17,7 +18,7 @@ import { DEMO, DEMO_COMMITS, demoCommitSha } from './history.js';
  * and uploaded by our CLI — so a first visit shows populated dashboards, diffs and treemaps.
  * Idempotent: once the demo project has reports it only prints the credentials.
  * `npm run seed -- --reset` deletes the demo project first and uploads the history again, for
- * when the demo firmware changed since this stack was seeded.
+ * when the demo firmware changed since this stack was seeded. Seeds run one at a time.
  */
 
 const env = { ...readStackEnv(), ...process.env };
@@ -53,8 +54,11 @@ async function seeded(db: pg.Client): Promise<boolean> {
   return (rows[0]?.reports ?? 0) >= DEMO_COMMITS.length;
 }
 
-/** Deletes the demo account's demo project through the API, so its reports go as a user's would. */
-async function deleteDemoProject(db: pg.Client, token: string): Promise<void> {
+/**
+ * Deletes the demo account's demo projects (a reset, or one a failed seed left half uploaded)
+ * through the API, so their reports go as a user's would.
+ */
+async function deleteDemoProjects(db: pg.Client, token: string): Promise<void> {
   const { rows } = await db.query<{ id: string }>(
     `SELECT p.id::text AS id FROM users u JOIN projects p ON p.owner_id = u.id AND p.name = $2
      WHERE u.email = $1`,
@@ -97,9 +101,18 @@ async function signIn(db: pg.Client): Promise<string> {
   return login.json.data.access_token;
 }
 
+/** Uploading the history takes about a minute; a second seed waits for the first to finish. */
+const SEED_LOCK_TIMEOUT_MS = 10 * 60_000;
+
 async function main(): Promise<void> {
   if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not set: run npm run up');
-  const db = new pg.Client({ connectionString: env.DATABASE_URL });
+  // One seed at a time: a seed (a second `npm run up`) that ran while another was uploading
+  // would not find the finished demo project and create a second one.
+  await withLock('seed', () => seed(env.DATABASE_URL!), SEED_LOCK_TIMEOUT_MS);
+}
+
+async function seed(databaseUrl: string): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     if (reset || !(await seeded(db))) {
@@ -110,7 +123,7 @@ async function main(): Promise<void> {
         return;
       }
       const token = await signIn(db);
-      if (reset) await deleteDemoProject(db, token);
+      await deleteDemoProjects(db, token);
       const created = await call<{ data?: { project?: { api_key?: string } }; error?: string }>(
         'POST',
         '/api/projects',

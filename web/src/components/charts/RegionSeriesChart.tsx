@@ -248,7 +248,7 @@ export function RegionSeriesChart({
                     key={note.region}
                     className="chart__limit-note"
                     x={innerWidth - 4}
-                    y={note.edge === 'above' ? plot.top + 11 : plot.bottom - 4}
+                    y={note.edge === 'above' ? plot.top - 4 : plot.bottom - 4}
                     textAnchor="end"
                     fill={note.color}
                   >
