@@ -39,7 +39,7 @@ interface Plot {
   ticks: number[];
   /** False when a limit lies outside the band: it is noted at the edge instead of drawn. */
   limitsDrawn: boolean;
-  /** Limits outside the band, noted at its edge instead of drawn. */
+  /** The latest limit when it is not drawn, written at the band's top or bottom edge. */
   notes: { region: string; color: string; limit: number; edge: 'above' | 'below' }[];
 }
 
