@@ -70,8 +70,10 @@ test('projects → dashboard → commit → compare → symbols → region confi
   await page.getByRole('button', { name: 'Older →' }).click();
   await expect(page.getByText(/Page 2 of 2/)).toBeVisible();
 
-  // Commit view from the chart.
-  await page.mouse.click(box.x + box.width * 0.98, box.y + box.height / 2);
+  // Commit view from the chart; paging may have scrolled it, so it is measured again.
+  await chart.scrollIntoViewIfNeeded();
+  const at = (await chart.boundingBox())!;
+  await page.mouse.click(at.x + at.width * 0.98, at.y + at.height / 2);
   await expect(page).toHaveURL(/\/commit\//);
   await expect(page.getByRole('heading', { name: 'Memory layout' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Symbols' })).toBeVisible();
