@@ -15,12 +15,13 @@ import { promisify } from 'node:util';
 import { gunzip, gzipSync } from 'node:zlib';
 import { createClickHouse } from '@memtrail/clickhouse';
 import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
-import { createPrismaClient } from '@memtrail/db';
+import { createPrismaClient, createSqlPool } from '@memtrail/db';
 import { ServiceMetrics } from '@memtrail/metrics';
 import { readStackEnv } from '@memtrail/local-stack';
 import { createIsolatedStores } from '@memtrail/testing';
 import { ClickHouseWriter } from '../../services/ingest-worker/src/ingest/clickhouse-writer.js';
 import { IngestReportService } from '../../services/ingest-worker/src/ingest/ingest-report.service.js';
+import { StoredReports } from '../../services/ingest-worker/src/ingest/stored-reports.js';
 import { symbolRows, type RowContext } from '../../services/ingest-worker/src/ingest/rows.js';
 import { baseSymbols, report } from './support.js';
 
@@ -73,7 +74,9 @@ async function main(): Promise<void> {
     database: stores.clickhouseDatabase,
   });
   const writer = new ClickHouseWriter(clickhouse, new ServiceMetrics('ingest-worker'));
-  const service = new IngestReportService(prisma, writer);
+  const sql = createSqlPool(stores.databaseUrl);
+  const stored = new StoredReports(sql);
+  const service = new IngestReportService(stored, writer);
   try {
     const owner = await prisma.user.create({ data: { email: 'bench@example.com' } });
     const project = await prisma.project.create({ data: { name: 'bench', ownerId: owner.id } });
@@ -103,9 +106,7 @@ async function main(): Promise<void> {
     // One report, step by step (the same calls IngestReportService makes), several times.
     const steps: Record<string, number[]> = {};
     for (const id of ids.splice(0, 5)) {
-      const row = await timed(steps, 'load payload (Postgres)', () =>
-        prisma.report.findUnique({ where: { id }, include: { target: true, commit: true } }),
-      );
+      const row = await timed(steps, 'load payload (Postgres)', () => stored.load(id));
       const parsed = await timed(steps, 'gunzip + JSON.parse', async () => {
         const text = (await gunzipAsync(row!.payload)).toString('utf8');
         return (JSON.parse(text) as UploadEnvelope).memory_analysis as MemoryReport;
@@ -114,20 +115,15 @@ async function main(): Promise<void> {
         project_id: project.id,
         target_id: target.id,
         report_id: id,
-        commit_sha: row!.commit.sha,
-        commit_time: row!.createdAt.getTime(),
+        commit_sha: row!.commitSha,
+        commit_time: row!.commitTime.getTime(),
         ingest_version: row!.version,
       };
       const rows = await timed(steps, 'symbol rows', () => symbolRows(parsed));
       await timed(steps, 'insert symbols_v1 (serialise + HTTP + engine + views)', () =>
         writer.insert('symbols_v1', context, rows),
       );
-      await timed(steps, 'mark ingested (Postgres)', () =>
-        prisma.report.updateMany({
-          where: { id, version: row!.version },
-          data: { ingestedAt: new Date() },
-        }),
-      );
+      await timed(steps, 'mark ingested (Postgres)', () => stored.markIngested(id, row!.version));
     }
     console.log(
       `steps of one ${symbolCount}-symbol report (median of ${steps['symbol rows']!.length}):`,
@@ -184,6 +180,7 @@ async function main(): Promise<void> {
   } finally {
     await clickhouse.close();
     await prisma.$disconnect();
+    await sql.end();
     await stores.cleanup();
   }
 }

@@ -5,6 +5,7 @@ import { ClickHouseWriter } from './ingest/clickhouse-writer.js';
 import { ProjectPurgeConsumer } from './ingest/project-purge-consumer.js';
 import { ReportsConsumer } from './ingest/reports-consumer.js';
 import { ReportsSweeper } from './ingest/reports-sweeper.js';
+import { StoredReports } from './ingest/stored-reports.js';
 import { InfraModule } from './infra/infra.module.js';
 
 @Module({})
@@ -15,6 +16,7 @@ export class AppModule {
       imports: [InfraModule.register(config)],
       providers: [
         ClickHouseWriter,
+        StoredReports,
         IngestReportService,
         ReportsConsumer,
         ReportsSweeper,

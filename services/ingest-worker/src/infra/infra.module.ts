@@ -7,7 +7,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { ClickHouseClient, createClickHouse } from '@memtrail/clickhouse';
-import { createPrismaClient, PrismaClient } from '@memtrail/db';
+import { createPrismaClient, createSqlPool, PrismaClient, SqlPool } from '@memtrail/db';
 import { instrumentClickHouseInserts, ServiceMetrics } from '@memtrail/metrics';
 import { WorkerConfig } from '../config.js';
 
@@ -15,15 +15,16 @@ import { WorkerConfig } from '../config.js';
 class ConnectionCloser implements OnApplicationShutdown {
   constructor(
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.prisma.$disconnect(), this.clickhouse.close()]);
+    await Promise.allSettled([this.prisma.$disconnect(), this.sql.end(), this.clickhouse.close()]);
   }
 }
 
-/** Postgres (the stored reports) and ClickHouse (where their rows go), injectable by type. */
+/** Postgres (Prisma, and plain SQL for the per-job statements) and ClickHouse (where their rows go), injectable by type. */
 @Global()
 @Module({})
 export class InfraModule {
@@ -34,6 +35,7 @@ export class InfraModule {
         { provide: WorkerConfig, useValue: config },
         { provide: ServiceMetrics, useValue: new ServiceMetrics('ingest-worker') },
         { provide: PrismaClient, useFactory: () => createPrismaClient(config.DATABASE_URL) },
+        { provide: SqlPool, useFactory: () => createSqlPool(config.DATABASE_URL) },
         {
           provide: ClickHouseClient,
           inject: [ServiceMetrics],
@@ -48,7 +50,7 @@ export class InfraModule {
         },
         ConnectionCloser,
       ],
-      exports: [WorkerConfig, PrismaClient, ClickHouseClient, ServiceMetrics],
+      exports: [WorkerConfig, PrismaClient, SqlPool, ClickHouseClient, ServiceMetrics],
     };
   }
 }

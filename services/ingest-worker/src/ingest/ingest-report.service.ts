@@ -3,10 +3,10 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { UnrecoverableError } from 'bullmq';
 import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
-import { PrismaClient } from '@memtrail/db';
 import type { IngestReportJob } from '@memtrail/queue';
 import { ClickHouseWriter, INGEST_TABLES, type IngestTable } from './clickhouse-writer.js';
 import { regionRows, sectionRows, symbolRows, type RowContext } from './rows.js';
+import { StoredReports } from './stored-reports.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -32,16 +32,13 @@ export class IngestReportService {
   private readonly logger = new Logger(IngestReportService.name);
 
   constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(StoredReports) private readonly reports: StoredReports,
     @Inject(ClickHouseWriter) private readonly writer: ClickHouseWriter,
   ) {}
 
   async ingest(job: IngestReportJob): Promise<IngestOutcome> {
     const started = performance.now();
-    const report = await this.prisma.report.findUnique({
-      where: { id: job.reportId },
-      include: { target: true, commit: true },
-    });
+    const report = await this.reports.load(job.reportId);
     // Retrying cannot make a deleted report appear: fail the job at once.
     if (!report) throw new UnrecoverableError(`report ${job.reportId} not found`);
     if (job.version !== undefined && job.version < report.version) {
@@ -53,11 +50,11 @@ export class IngestReportService {
       };
     }
     const context: RowContext = {
-      project_id: report.target.projectId,
+      project_id: report.projectId,
       target_id: report.targetId,
       report_id: report.id,
-      commit_sha: report.commit.sha,
-      commit_time: (report.commit.committedAt ?? report.createdAt).getTime(),
+      commit_sha: report.commitSha,
+      commit_time: report.commitTime.getTime(),
       ingest_version: report.version,
     };
 
@@ -67,16 +64,8 @@ export class IngestReportService {
         : await this.writeReport(report.id, report.payload, context);
 
     // Only the version this job wrote becomes readable: a newer overwrite stays pending.
-    const marked = await this.prisma.report.updateMany({
-      where: { id: report.id, version: report.version },
-      data: {
-        status: 'ingested',
-        ingestedVersion: report.version,
-        ingestedAt: new Date(),
-        lastError: null,
-      },
-    });
-    if (marked.count > 0 && report.ingestedVersion !== null) {
+    const marked = await this.reports.markIngested(report.id, report.version);
+    if (marked && report.ingestedVersion !== null) {
       await this.writer.deleteOlder(report.id, report.version);
     }
     const ms = Math.round(performance.now() - started);
@@ -123,12 +112,7 @@ export class IngestReportService {
     parentSha: string | null,
     context: RowContext,
   ): Promise<Record<IngestTable, number>> {
-    const parent = parentSha
-      ? await this.prisma.report.findFirst({
-          where: { targetId, commit: { sha: parentSha } },
-          select: { id: true, ingestedVersion: true },
-        })
-      : null;
+    const parent = parentSha ? await this.reports.ofCommit(targetId, parentSha) : null;
     if (!parent)
       throw new UnrecoverableError(`identical report ${id}: parent ${parentSha} has no report`);
     if (parent.ingestedVersion === null) throw new ParentNotIngestedError(id, parentSha!);
