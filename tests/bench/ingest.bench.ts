@@ -2,7 +2,8 @@
  * `npm run bench:ingest`: upload throughput and ingestion rate against the running stack
  * (`npm run up`). 32 concurrent uploaders each send a series of 10k-symbol reports, as CI
  * runners would (gzip bodies, one commit after another); the script measures each upload's
- * acknowledgement time, then how fast the worker gets every symbol row into ClickHouse.
+ * acknowledgement time, then how fast the worker gets every symbol row into ClickHouse. It
+ * starts once ClickHouse has finished merging what earlier runs wrote.
  *
  * Environment: GATEWAY_URL (default http://127.0.0.1:5000), DATABASE_URL (default: the local
  * stack's), BENCH_UPLOADERS (32), BENCH_UPLOADS_EACH (15), BENCH_SYMBOLS (10000), BENCH_PACE_MS
@@ -19,7 +20,14 @@ import { createPrismaClient } from '@memtrail/db';
 import { createRedisConnection, createReportsQueue } from '@memtrail/queue';
 import { metricsPort, readStackEnv, stackPorts } from '@memtrail/local-stack';
 import type { UploadEnvelope } from '@memtrail/contracts';
-import { baseSymbols, benchProject, percentile, report, serviceCpuSeconds } from './support.js';
+import {
+  baseSymbols,
+  benchProject,
+  percentile,
+  report,
+  serviceCpuSeconds,
+  waitForMergesToSettle,
+} from './support.js';
 
 const env = { ...readStackEnv(), ...process.env };
 const gateway = env.GATEWAY_URL ?? 'http://127.0.0.1:5000';
@@ -72,6 +80,8 @@ async function main(): Promise<void> {
   const queue = createReportsQueue({ connection: redis, prefix: env.QUEUE_PREFIX ?? 'memtrail' });
   if (separatePhases) await queue.pause();
 
+  console.log('waiting for ClickHouse merges of earlier runs to finish…');
+  await waitForMergesToSettle(env.CLICKHOUSE_URL ?? 'http://127.0.0.1:18123');
   const latencies: number[] = [];
   const gatewayCpu0 = await serviceCpuSeconds(metricsUrl('gateway'));
   const workerCpu0 = await serviceCpuSeconds(metricsUrl('ingest-worker'));

@@ -93,3 +93,26 @@ export async function serviceCpuSeconds(metricsUrl: string): Promise<number> {
   if (!line) throw new Error(`${metricsUrl} has no memtrail_process_cpu_seconds_total`);
   return Number(line.slice(line.lastIndexOf(' ') + 1));
 }
+
+/**
+ * Waits until ClickHouse runs no background merge (at most `timeoutMs`), so one run's merges —
+ * a core's worth of CPU for a while after a large ingestion — do not land in the next run's
+ * measurements on a small machine.
+ */
+export async function waitForMergesToSettle(clickhouseUrl: string, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const url = new URL(clickhouseUrl);
+    url.searchParams.set('query', 'SELECT count() FROM system.merges');
+    const response = await fetch(url);
+    if (!response.ok)
+      throw new Error(`ClickHouse answered ${response.status}: ${await response.text()}`);
+    const running = Number((await response.text()).trim());
+    if (running === 0) return;
+    if (Date.now() > deadline) {
+      console.warn(`ClickHouse still merges after ${timeoutMs / 1000} s; measuring anyway`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
