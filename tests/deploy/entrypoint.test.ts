@@ -1,19 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
+import { createIsolatedStores, eventually, freePort, type IsolatedStores } from '@memtrail/testing';
 import { repoRoot } from './manifests.js';
 
 const ENTRYPOINT = join(repoRoot, 'deploy', 'docker', 'entrypoint.sh');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * The container images' start command, run here against real stores: the same script and the

@@ -3,10 +3,9 @@ import { createServer, type Server } from 'node:http';
 import { SMTPServer } from 'smtp-server';
 import Provider from 'oidc-provider';
 import { AUTH_MESSAGES, type AuthResponse, type AuthSession } from '@memtrail/contracts';
-import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
+import { createIsolatedStores, freePort, type IsolatedStores } from '@memtrail/testing';
 import {
   call,
-  freePort,
   startGateway,
   strongPassword,
   type Gateway,

@@ -2,25 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { Transport } from '@nestjs/microservices';
-import { createServer } from 'node:net';
 import { loadConfig } from '@memtrail/config';
 import type { ReadinessReport } from '@memtrail/contracts';
-import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
+import { createIsolatedStores, freePort, type IsolatedStores } from '@memtrail/testing';
 import { AppModule as QueryModule } from '../../services/query/src/app.module.js';
 import { QueryConfig } from '../../services/query/src/config.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe('gateway readiness through the query service', () => {
   let stores: IsolatedStores;

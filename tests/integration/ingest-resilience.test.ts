@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -18,7 +17,7 @@ import {
   enqueueReport,
   type ReportsQueue,
 } from '@memtrail/queue';
-import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
+import { createIsolatedStores, eventually, freePort, type IsolatedStores } from '@memtrail/testing';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { call, startGateway } from '../../services/gateway/test/support/gateway-harness.js';
 import { AppModule } from '../../services/ingest-worker/src/app.module.js';
@@ -29,17 +28,6 @@ import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 const root = new URL('../../', import.meta.url).pathname;
 const workerMain = join(root, 'services/ingest-worker/dist/main.js');
 const clickhouseMain = join(root, 'packages/clickhouse-local/dist/bin.js');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function run(main: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   if (!existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`);

@@ -17,14 +17,13 @@ import type {
   TreeData,
 } from '@memtrail/contracts';
 import { diffReports } from '@memtrail/report';
-import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
+import { createIsolatedStores, eventually, freePort, type IsolatedStores } from '@memtrail/testing';
 import { AppModule as QueryModule } from '../../services/query/src/app.module.js';
 import { QueryConfig } from '../../services/query/src/config.js';
 import { AppModule as WorkerModule } from '../../services/ingest-worker/src/app.module.js';
 import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 import {
   call,
-  freePort,
   signUpOnPrem,
   startGateway,
   type Gateway,

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '@memtrail/testing';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readStackEnv, stackPorts } from '@memtrail/local-stack';
@@ -21,17 +21,6 @@ export interface GatewayProcess {
   /** Where the process's stdout and stderr go. */
   logFile: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** The stack's store URLs: exported ones first (tests/run-all.sh exports them), else stack.env. */

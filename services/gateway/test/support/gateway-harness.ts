@@ -1,23 +1,11 @@
-import { createServer } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { loadConfig } from '@memtrail/config';
 import type { AuthResponse, AuthSession } from '@memtrail/contracts';
 import { createPrismaClient, type PrismaClient } from '@memtrail/db';
-import type { IsolatedStores } from '@memtrail/testing';
+import { freePort, type IsolatedStores } from '@memtrail/testing';
 import { createGatewayApp } from '../../src/create-app.js';
 import { GatewayConfig } from '../../src/config.js';
 import { serveWeb } from '../../src/web/serve-web.js';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 export interface Gateway {
   app: INestApplication;
