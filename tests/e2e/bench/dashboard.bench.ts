@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { signUpAndSignIn } from '../support/account.ts';
+import { waitUntilIngestedAndMerged } from '../support/quiet-stack.ts';
 import { buildHistory, uploadHistory } from '../support/reports.ts';
 
 // The web targets (DESIGN §7): initial JS ≤ 300 KB gzip, and a dashboard with 1,000 commits
@@ -45,6 +46,7 @@ test(`dashboard with ${COMMITS} commits`, async ({ page, baseURL }) => {
   await page.getByRole('link', { name: TARGET }).click();
   await expect(page).toHaveURL(/\/target\//);
   const url = page.url();
+  await waitUntilIngestedAndMerged(/\/project\/([^/]+)\//.exec(url)![1]!);
 
   // Wait until the whole history is readable, then time fresh loads of the page.
   await expect(async () => {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { freePort } from '@memtrail/testing';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readStackEnv, stackPorts } from '@memtrail/local-stack';
+import { freePort } from '@memtrail/testing';
 
 // A second gateway process beside the running local stack, for end-to-end tests of settings the
 // stack's own gateway does not run with (on-premises mode, an analytics key). It shares the
