@@ -13,8 +13,8 @@ import type { RawUpload } from './decode/decode-upload.js';
 import type { ValidUpload } from './validate-upload.js';
 
 /**
- * Accepts one upload: stores the compressed payload with its totals in one transaction, then
- * enqueues ingestion. The answer (changes, budget alerts) comes from the stored totals, so it
+ * Accepts one upload: decodes and checks it on a decode thread, stores the compressed payload
+ * with its totals in one transaction, then enqueues ingestion. The answer (changes, budget alerts) comes from the stored totals, so it
  * never waits for ClickHouse; a failed enqueue is recovered by the worker's sweeper.
  */
 @Injectable()
