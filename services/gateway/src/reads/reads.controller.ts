@@ -16,11 +16,10 @@ import {
   type TreeData,
 } from '@memtrail/contracts';
 import type { Response } from 'express';
-import { CurrentUser, JwtAuthGuard } from '../auth/jwt-auth.guard.js';
-import type { AuthenticatedUser } from '../auth/jwt.strategy.js';
-import { ProjectAccessService } from '../projects/project-access.service.js';
+import { JwtAuthGuard } from '../auth/jwt-auth.guard.js';
 import * as p from './params.js';
 import { QueryClient } from './query-client.service.js';
+import { Target, TargetAccessGuard } from './target-access.js';
 
 /**
  * Reads under `/api/{project}/{target}/` (contracts: query.ts). Each checks the session and the
@@ -29,17 +28,9 @@ import { QueryClient } from './query-client.service.js';
  * `commit/:shaA/:shaB`, which would otherwise take `commit/{sha}/tree`.
  */
 @Controller('api/:project/:target')
-@UseGuards(JwtAuthGuard)
+@UseGuards(JwtAuthGuard, TargetAccessGuard)
 export class ReadsController {
-  constructor(
-    private readonly access: ProjectAccessService,
-    private readonly query: QueryClient,
-  ) {}
-
-  private async ref(user: AuthenticatedUser, project: string, target: string): Promise<TargetRef> {
-    await this.access.require(user.userId, project);
-    return { projectId: project, target };
-  }
+  constructor(private readonly query: QueryClient) {}
 
   private async read<T>(pattern: string, payload: object): Promise<SuccessEnvelope<T>> {
     return success(await this.query.send<T>(pattern, payload));
@@ -51,23 +42,16 @@ export class ReadsController {
   }
 
   @Get('heads')
-  async heads(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('project') project: string,
-    @Param('target') target: string,
-  ): Promise<SuccessEnvelope<HeadsData>> {
-    return this.read(QueryPatterns.heads, await this.ref(user, project, target));
+  async heads(@Target() ref: TargetRef): Promise<SuccessEnvelope<HeadsData>> {
+    return this.read(QueryPatterns.heads, ref);
   }
 
   @Get('commits/:sha')
   async commits(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('project') project: string,
-    @Param('target') target: string,
+    @Target() ref: TargetRef,
     @Param('sha') sha: string,
     @Query() q: p.RawQuery,
   ): Promise<SuccessEnvelope<CommitPageData>> {
-    const ref = await this.ref(user, project, target);
     return this.read(QueryPatterns.commits, {
       ...ref,
       sha: p.sha(sha),
@@ -79,13 +63,10 @@ export class ReadsController {
 
   @Get('commit/:sha/tree')
   async tree(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('project') project: string,
-    @Param('target') target: string,
+    @Target() ref: TargetRef,
     @Param('sha') sha: string,
     @Query() q: p.RawQuery,
   ): Promise<SuccessEnvelope<TreeData>> {
-    const ref = await this.ref(user, project, target);
     return this.read(QueryPatterns.tree, {
       ...ref,
       sha: p.sha(sha),
@@ -96,14 +77,11 @@ export class ReadsController {
 
   @Get('commit/:sha/export')
   async exportReport(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('project') project: string,
-    @Param('target') target: string,
+    @Target() ref: TargetRef,
     @Param('sha') sha: string,
     @Query() q: p.RawQuery,
     @Res() res: Response,
   ): Promise<void> {
-    const ref = await this.ref(user, project, target);
     await this.download(res, QueryPatterns.reportExport, {
       ...ref,
       sha: p.sha(sha),
@@ -113,13 +91,10 @@ export class ReadsController {
 
   @Get('commit/:sha')
   async report(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('project') project: string,
-    @Param('target') target: string,
+    @Target() ref: TargetRef,
     @Param('sha') sha: string,
     @Query() q: p.RawQuery,
   ): Promise<SuccessEnvelope<CommitReportData>> {
-    const ref = await this.ref(user, project, target);
     return this.read(QueryPatterns.report, {
       ...ref,
       sha: p.sha(sha),
@@ -129,15 +104,12 @@ export class ReadsController {
 
   @Get('commit/:shaA/:shaB/export')
   async exportDiff(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('project') project: string,
-    @Param('target') target: string,
+    @Target() ref: TargetRef,
     @Param('shaA') shaA: string,
     @Param('shaB') shaB: string,
     @Query() q: p.RawQuery,
     @Res() res: Response,
   ): Promise<void> {
-    const ref = await this.ref(user, project, target);
     await this.download(res, QueryPatterns.diffExport, {
       ...ref,
       baseSha: p.sha(shaA, 'shaA'),
@@ -149,14 +121,11 @@ export class ReadsController {
 
   @Get('commit/:shaA/:shaB')
   async diff(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('project') project: string,
-    @Param('target') target: string,
+    @Target() ref: TargetRef,
     @Param('shaA') shaA: string,
     @Param('shaB') shaB: string,
     @Query() q: p.RawQuery,
   ): Promise<SuccessEnvelope<CommitDiffData>> {
-    const ref = await this.ref(user, project, target);
     return this.read(QueryPatterns.diff, {
       ...ref,
       baseSha: p.sha(shaA, 'shaA'),
@@ -167,23 +136,17 @@ export class ReadsController {
 
   @Get('series/regions')
   async regionSeries(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('project') project: string,
-    @Param('target') target: string,
+    @Target() ref: TargetRef,
     @Query() q: p.RawQuery,
   ): Promise<SuccessEnvelope<RegionSeriesData>> {
-    const ref = await this.ref(user, project, target);
     return this.read(QueryPatterns.regionSeries, { ...ref, selection: p.selection(q) });
   }
 
   @Get('series/sections')
   async sectionSeries(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('project') project: string,
-    @Param('target') target: string,
+    @Target() ref: TargetRef,
     @Query() q: p.RawQuery,
   ): Promise<SuccessEnvelope<SectionSeriesData>> {
-    const ref = await this.ref(user, project, target);
     const names = p.text(q, 'names');
     return this.read(QueryPatterns.sectionSeries, {
       ...ref,
@@ -201,12 +164,9 @@ export class ReadsController {
 
   @Get('symbols/history')
   async symbolHistory(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('project') project: string,
-    @Param('target') target: string,
+    @Target() ref: TargetRef,
     @Query() q: p.RawQuery,
   ): Promise<SuccessEnvelope<HistoryData>> {
-    const ref = await this.ref(user, project, target);
     return this.read(QueryPatterns.symbolHistory, {
       ...ref,
       subject: p.required(q, 'name'),
@@ -216,12 +176,9 @@ export class ReadsController {
 
   @Get('files/history')
   async fileHistory(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('project') project: string,
-    @Param('target') target: string,
+    @Target() ref: TargetRef,
     @Query() q: p.RawQuery,
   ): Promise<SuccessEnvelope<HistoryData>> {
-    const ref = await this.ref(user, project, target);
     return this.read(QueryPatterns.fileHistory, {
       ...ref,
       subject: p.required(q, 'path'),
@@ -231,12 +188,9 @@ export class ReadsController {
 
   @Get('growers')
   async growers(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('project') project: string,
-    @Param('target') target: string,
+    @Target() ref: TargetRef,
     @Query() q: p.RawQuery,
   ): Promise<SuccessEnvelope<GrowersData>> {
-    const ref = await this.ref(user, project, target);
     const base = p.text(q, 'base', 64);
     const head = p.text(q, 'head', 64);
     const branch = p.text(q, 'branch', 255);
