@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { FILE_INSERT_MIN_BYTES, fileInsertStatement } from '../src/engine/file-insert.js';
+import {
+  FILE_INSERT_MIN_BYTES,
+  fileInputStatement,
+  fileInsertStatement,
+} from '../src/engine/file-insert.js';
 import { rows, startTestServer, type TestServer } from './helpers.js';
 
 describe('fileInsertStatement', () => {
@@ -25,6 +29,32 @@ describe('fileInsertStatement', () => {
       'SELECT 1 FORMAT TabSeparated',
     ]) {
       expect({ sql, statement: fileInsertStatement(sql, '/x') }).toEqual({
+        sql,
+        statement: undefined,
+      });
+    }
+  });
+});
+
+describe('fileInputStatement', () => {
+  it('reads the input table from the file, in the format the statement names', () => {
+    expect(
+      fileInputStatement(
+        "INSERT INTO t (k, a, b) SELECT 'it\\'s', * FROM input('a UInt32, b String') FORMAT TabSeparated\n",
+        "/x/it's",
+      ),
+    ).toBe(
+      "INSERT INTO t (k, a, b) SELECT 'it\\'s', * FROM file('/x/it\\'s', 'TabSeparated', 'a UInt32, b String', 'none')",
+    );
+  });
+
+  it('refuses shapes it cannot rewrite exactly', () => {
+    for (const sql of [
+      "INSERT INTO t SELECT * FROM input('a UInt32') FORMAT",
+      'INSERT INTO t SELECT * FROM input() FORMAT TabSeparated',
+      "INSERT INTO t SELECT * FROM input('a UInt32') JOIN input('b UInt32') USING a FORMAT CSV",
+    ]) {
+      expect({ sql, statement: fileInputStatement(sql, '/x') }).toEqual({
         sql,
         statement: undefined,
       });
@@ -100,5 +130,65 @@ describe('large insert bodies', () => {
       }),
     ).rejects.toMatchObject({ code: expect.stringMatching(/^(6|27|72)$/) });
     expect(readdirSync(join(t.dataDir, 'insert-bodies'))).toEqual([]);
+  });
+});
+
+describe('inserts selecting from input()', () => {
+  let t: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    await t.client.command({
+      query: `CREATE TABLE keyed (k String, id UInt32, payload String) ENGINE = MergeTree
+              ORDER BY id SETTINGS non_replicated_deduplication_window = 1000`,
+    });
+  });
+  afterAll(async () => {
+    await t.dispose();
+  });
+
+  const insert = async (key: string, count: number, token: string) => {
+    const body = Buffer.from(
+      Array.from({ length: count }, (_, id) => `${id}\tp${id}\\t'x'\n`).join(''),
+    );
+    const result = await t.client.exec({
+      query: `INSERT INTO keyed (k, id, payload) SELECT '${key}', id, payload
+              FROM input('id UInt32, payload String') FORMAT TabSeparated`,
+      values: Readable.from([body], { objectMode: false }),
+      clickhouse_settings: { insert_deduplication_token: token },
+    });
+    result.stream.destroy();
+    return body.length;
+  };
+  const count = async (key: string) =>
+    (
+      await rows<{ n: number; bad: number }>(
+        t.client,
+        `SELECT count() AS n, countIf(payload != concat('p', toString(id), '\\t\\'x\\'')) AS bad
+         FROM keyed WHERE k = {key:String}`,
+        { key },
+      )
+    )[0];
+
+  it('stores every row of small and large bodies with the selected constants', async () => {
+    expect(await insert('small', 10, 'small-1')).toBeLessThan(FILE_INSERT_MIN_BYTES);
+    expect(await insert('large', 30_000, 'large-1')).toBeGreaterThan(FILE_INSERT_MIN_BYTES);
+    expect(await count('small')).toEqual({ n: 10, bad: 0 });
+    expect(await count('large')).toEqual({ n: 30_000, bad: 0 });
+    expect(readdirSync(join(t.dataDir, 'insert-bodies'))).toEqual([]);
+  });
+
+  it('drops a repeated insert with the same token', async () => {
+    await insert('large', 30_000, 'large-1');
+    expect(await count('large')).toEqual({ n: 30_000, bad: 0 });
+  });
+
+  it('rejects an input() statement it cannot read, instead of writing nothing', async () => {
+    await expect(
+      t.client.exec({
+        query: `INSERT INTO keyed SELECT * FROM input('k String, id UInt32, payload String')`,
+        values: Readable.from([Buffer.from('a\t1\tb\n')], { objectMode: false }),
+      }),
+    ).rejects.toMatchObject({ code: '48' });
   });
 });

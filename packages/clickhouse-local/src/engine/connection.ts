@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FILE_INSERT_MIN_BYTES, fileInsertStatement } from './file-insert.js';
+import {
+  FILE_INSERT_MIN_BYTES,
+  fileInputStatement,
+  fileInsertStatement,
+  readsInputTable,
+} from './file-insert.js';
 import type { ChdbNative, NativeConnection } from './native.js';
 import type { Mutex } from './mutex.js';
 import {
@@ -47,6 +52,16 @@ export interface EngineResult {
  * `insert_deduplication_token` outlived its insert and made later inserts
  * without a token count as duplicates of it (and vanish).
  */
+/** An insert selecting from `input(...)` as a file read; such statements have no other way in. */
+function inputInsertStatement(sql: string, path: string): string {
+  const statement = fileInputStatement(sql, path);
+  if (statement) return statement;
+  throw ClickHouseException.of(
+    'NOT_IMPLEMENTED',
+    "This server reads an insert body through input() only as INSERT ... SELECT ... FROM input('<structure>') FORMAT <name>, with one input() call",
+  );
+}
+
 export class EngineConnection {
   /** Set when the session state could not be restored; the pool replaces it. */
   broken = false;
@@ -127,11 +142,17 @@ export class EngineConnection {
   private async execute(request: EngineRequest): Promise<EngineResult> {
     const { sql, data, params, format } = request;
     try {
-      if (data !== undefined && Object.keys(params).length === 0) {
-        if (data.length >= FILE_INSERT_MIN_BYTES) {
-          const written = await this.insertFromFile(sql, data, format);
-          if (written) return written;
-        }
+      const bound = Object.keys(params).length > 0;
+      if (data !== undefined) {
+        const path = join(this.bodyDir, randomUUID());
+        const fromFile = readsInputTable(sql)
+          ? inputInsertStatement(sql, path)
+          : !bound && data.length >= FILE_INSERT_MIN_BYTES
+            ? fileInsertStatement(sql, path)
+            : undefined;
+        if (fromFile) return await this.insertFromFile(fromFile, path, data, format, params);
+      }
+      if (data !== undefined && !bound) {
         const r = await this.native.InsertRawAsyncConnection(this.handle, sql, data, false);
         return {
           body: Buffer.alloc(0),
@@ -143,15 +164,7 @@ export class EngineConnection {
         };
       }
       const text = data === undefined ? sql : `${sql}\n${data.toString('utf8')}`;
-      const r =
-        Object.keys(params).length === 0
-          ? await this.native.QueryAsyncConnection(this.handle, text, format)
-          : // The addon's parameter binding is not isolated between connections
-            // (parameters are set and cleared around each call in shared engine
-            // state), so parameterised statements run one at a time process-wide.
-            await this.paramLock.runExclusive(() =>
-              this.native.QueryAsyncConnection(this.handle, text, format, params),
-            );
+      const r = await this.query(text, format, params);
       const body = Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
       return {
         body,
@@ -166,18 +179,17 @@ export class EngineConnection {
     }
   }
 
-  /** Runs a plain insert reading `data` from a file; undefined when `sql` is not one. */
+  /** Runs `statement`, which reads `data` from `path`; the file is removed afterwards. */
   private async insertFromFile(
-    sql: string,
+    statement: string,
+    path: string,
     data: Buffer,
     format: string,
-  ): Promise<EngineResult | undefined> {
-    const path = join(this.bodyDir, randomUUID());
-    const statement = fileInsertStatement(sql, path);
-    if (!statement) return undefined;
+    params: Record<string, string>,
+  ): Promise<EngineResult> {
     await writeFile(path, data);
     try {
-      const r = await this.native.QueryAsyncConnection(this.handle, statement, format);
+      const r = await this.query(statement, format, params);
       return {
         body: Buffer.alloc(0),
         elapsedSeconds: r.elapsed,
@@ -190,6 +202,17 @@ export class EngineConnection {
     } finally {
       await rm(path, { force: true });
     }
+  }
+
+  private query(text: string, format: string, params: Record<string, string>) {
+    return Object.keys(params).length === 0
+      ? this.native.QueryAsyncConnection(this.handle, text, format)
+      : // The addon's parameter binding is not isolated between connections
+        // (parameters are set and cleared around each call in shared engine
+        // state), so parameterised statements run one at a time process-wide.
+        this.paramLock.runExclusive(() =>
+          this.native.QueryAsyncConnection(this.handle, text, format, params),
+        );
   }
 
   private async exec(sql: string): Promise<void> {
