@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import {
   FILE_INSERT_MIN_BYTES,
   fileInputStatement,
@@ -157,7 +158,7 @@ describe('inserts selecting from input()', () => {
       values: Readable.from([body], { objectMode: false }),
       clickhouse_settings: { insert_deduplication_token: token },
     });
-    result.stream.destroy();
+    await finished(result.stream.resume());
     return body.length;
   };
   const count = async (key: string) =>

@@ -33,18 +33,8 @@ export function tabSeparatedField(value: unknown): string {
   throw new TypeError(`cannot write a ${typeof value} field to ClickHouse`);
 }
 
-/** Milliseconds since the epoch as DateTime64(3) text: seconds with three decimals, exact. */
-export function dateTime64Field(milliseconds: number): string {
-  const seconds = Math.floor(milliseconds / 1000);
-  return `${seconds}.${String(milliseconds - seconds * 1000).padStart(3, '0')}`;
-}
-
-/**
- * Rows `from` to `to` (exclusive) as one TabSeparated body: `prefix` (fields every row shares,
- * each followed by a tab) and then the row's `columns`.
- */
+/** Rows `from` to `to` (exclusive) as one TabSeparated body of the given `columns`. */
 export function tabSeparatedRows(
-  prefix: string,
   rows: readonly Record<string, unknown>[],
   columns: readonly string[],
   from: number,
@@ -54,7 +44,7 @@ export function tabSeparatedRows(
   let text = '';
   for (let i = from; i < to; i++) {
     const row = rows[i]!;
-    let line = prefix;
+    let line = '';
     for (let c = 0; c < last; c++) line += tabSeparatedField(row[columns[c]!]) + '\t';
     text += line + tabSeparatedField(row[columns[last]!]) + '\n';
   }
