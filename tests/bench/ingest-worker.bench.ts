@@ -121,9 +121,11 @@ async function main(): Promise<void> {
       };
       const rows = await timed(steps, 'symbol rows', () => symbolRows(parsed));
       await timed(steps, 'insert symbols_v1 (serialise + HTTP + engine + views)', () =>
-        writer.insert('symbols_v1', context, rows),
+        writer.insert('symbols_v1', `step:${id}`, [{ context, rows }]),
       );
-      await timed(steps, 'mark ingested (Postgres)', () => stored.markIngested(id, row!.version));
+      await timed(steps, 'mark ingested (Postgres)', () =>
+        stored.markIngested([{ id, version: row!.version }]),
+      );
     }
     console.log(
       `steps of one ${symbolCount}-symbol report (median of ${steps['symbol rows']!.length}):`,
@@ -133,6 +135,7 @@ async function main(): Promise<void> {
 
     const rates: number[] = [];
     const cpu: { worker: number[]; clickhouse: number[] } = { worker: [], clickhouse: [] };
+    const batchSizes: number[] = [];
     for (let round = 0; round < rounds; round++) {
       // New reports each round, as uploads of new commits are.
       const queue = ids.splice(0, reports);
@@ -143,6 +146,7 @@ async function main(): Promise<void> {
           for (let id = queue.shift(); id; id = queue.shift()) {
             const outcome = await service.ingest({ reportId: id });
             if (outcome.status !== 'ingested') throw new Error(`report ${id}: ${outcome.status}`);
+            batchSizes.push(outcome.batchSize);
           }
         }),
       );
@@ -170,6 +174,8 @@ async function main(): Promise<void> {
         reports,
         symbols_per_report: symbolCount,
         concurrency,
+        // Per report: how many reports its ClickHouse inserts held.
+        batch_size_median: median(batchSizes),
         rows_per_second_median: Math.round(median(rates)),
         cpu_ms_per_report_median: {
           worker: Math.round(median(cpu.worker)),

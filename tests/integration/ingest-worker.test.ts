@@ -176,23 +176,117 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     expect(stored).toMatchObject({ status: 'ingested', ingestedVersion: 1 });
   });
 
-  it('never doubles rows when the same report version is ingested again', async () => {
-    const reportId = await storeReport(sha(2));
-    await ingest().ingest({ reportId, version: 1 });
-    await ingest().ingest({ reportId, version: 1 });
-    expect(await rows('symbols_v1', reportId, 'name')).toHaveLength(sample.symbols.length);
-    expect(await rows('regions_v1', reportId, 'name')).toHaveLength(3);
-    // The materialized views' tables must not sum the repeated insert a second time.
-    const bytes = sample.symbols.reduce((sum, s) => sum + s.size, 0);
+  /** Sum of sizes per view table for a report, to check views never count a row twice. */
+  async function viewSums(reportId: string): Promise<Record<string, number>> {
+    const sums: Record<string, number> = {};
     for (const table of ['file_sizes_v1', 'section_bytes_v1']) {
       const result = await clickhouse.query({
         query: `SELECT sum(size) AS size FROM ${table} WHERE report_id = {id:String}`,
         query_params: { id: reportId },
         format: 'JSONEachRow',
       });
-      const [total] = await result.json<{ size: string }>();
-      expect({ table, size: Number(total?.size) }).toEqual({ table, size: bytes });
+      sums[table] = Number((await result.json<{ size: string }>())[0]?.size);
     }
+    return sums;
+  }
+  const sampleBytes = sample.symbols.reduce((sum, s) => sum + s.size, 0);
+
+  /** What a worker killed after its ClickHouse inserts, before marking the reports, leaves. */
+  const crashBeforeMarking = (ids: string[]) =>
+    prisma.report.updateMany({
+      where: { id: { in: ids } },
+      data: { status: 'pending', ingestedVersion: null, ingestedAt: null },
+    });
+
+  it('writes reports prepared at the same time in one batch, recorded on each report', async () => {
+    const ids = await Promise.all([21, 22, 23, 24].map((n) => storeReport(sha(n))));
+    const outcomes = await Promise.all(ids.map((reportId) => ingest().ingest({ reportId })));
+    for (const [i, reportId] of ids.entries()) {
+      expect(outcomes[i]).toMatchObject({
+        status: 'ingested',
+        reportId,
+        batchSize: 4,
+        rows: { regions_v1: 3, sections_v1: 7, symbols_v1: sample.symbols.length },
+      });
+      const symbols = await rows<{ name: string; commit_sha: string }>(
+        'symbols_v1',
+        reportId,
+        'symbol_index, name, commit_sha',
+      );
+      expect(symbols.map((s) => s.name)).toEqual(sample.symbols.map((s) => s.name));
+      expect(new Set(symbols.map((s) => s.commit_sha))).toEqual(new Set([sha([21, 22, 23, 24][i]!)]));
+      expect(await viewSums(reportId)).toEqual({
+        file_sizes_v1: sampleBytes,
+        section_bytes_v1: sampleBytes,
+      });
+    }
+    const stored = await prisma.report.findMany({ where: { id: { in: ids } } });
+    expect(new Set(stored.map((r) => r.ingestBatchId)).size).toBe(1);
+    expect(stored.map((r) => [r.status, r.ingestedVersion, r.ingestBatchVersion])).toEqual(
+      ids.map(() => ['ingested', 1, 1]),
+    );
+  });
+
+  it('never doubles rows when a batch is written again after a crash before marking', async () => {
+    const ids = await Promise.all([25, 26, 27].map((n) => storeReport(sha(n))));
+    await Promise.all(ids.map((reportId) => ingest().ingest({ reportId })));
+    await crashBeforeMarking(ids);
+
+    // The retried job of one report writes its whole batch again, under the same token.
+    expect(await ingest().ingest({ reportId: ids[1]!, version: 1 })).toMatchObject({
+      status: 'ingested',
+      batchSize: 3,
+    });
+    for (const reportId of ids) {
+      expect(await rows('symbols_v1', reportId, 'name')).toHaveLength(sample.symbols.length);
+      expect(await rows('regions_v1', reportId, 'name')).toHaveLength(3);
+      expect(await rows('sections_v1', reportId, 'name')).toHaveLength(7);
+      // The materialized views' tables must not sum the repeated insert a second time.
+      expect(await viewSums(reportId)).toEqual({
+        file_sizes_v1: sampleBytes,
+        section_bytes_v1: sampleBytes,
+      });
+    }
+    const stored = await prisma.report.findMany({ where: { id: { in: ids } } });
+    expect(stored.map((r) => r.status)).toEqual(['ingested', 'ingested', 'ingested']);
+    // The other reports' own retried jobs then have nothing left to do.
+    expect(await ingest().ingest({ reportId: ids[0]!, version: 1 })).toMatchObject({
+      status: 'already_ingested',
+    });
+  });
+
+  it('replays a batch without a report overwritten meanwhile; the new version gets a batch of its own', async () => {
+    const [kept, overwritten] = await Promise.all([28, 29].map((n) => storeReport(sha(n))));
+    await Promise.all([kept, overwritten].map((reportId) => ingest().ingest({ reportId: reportId! })));
+    await crashBeforeMarking([kept!, overwritten!]);
+    const smaller = { ...sample, symbols: sample.symbols.slice(0, 4) };
+    await prisma.report.update({
+      where: { id: overwritten },
+      data: {
+        version: 2,
+        payload: gzipSync(JSON.stringify({ metadata: {}, memory_analysis: smaller })),
+      },
+    });
+
+    expect(await ingest().ingest({ reportId: kept!, version: 1 })).toMatchObject({
+      status: 'ingested',
+      batchSize: 1,
+    });
+    expect(await ingest().ingest({ reportId: overwritten!, version: 1 })).toMatchObject({
+      status: 'stale',
+    });
+    expect(await ingest().ingest({ reportId: overwritten!, version: 2 })).toMatchObject({
+      status: 'ingested',
+      batchSize: 1,
+      rows: { symbols_v1: 4 },
+    });
+    expect(await rows('symbols_v1', kept!, 'name')).toHaveLength(sample.symbols.length);
+    expect(await rows('symbols_v1', overwritten!, 'name', 2)).toHaveLength(4);
+    const [a, b] = await Promise.all(
+      [kept!, overwritten!].map((id) => prisma.report.findUniqueOrThrow({ where: { id } })),
+    );
+    expect([a!.ingestedVersion, b!.ingestedVersion]).toEqual([1, 2]);
+    expect(b!.ingestBatchId).not.toBe(a!.ingestBatchId);
   });
 
   it('stores names with tabs, newlines, backslashes, quotes and non-ASCII text unchanged', async () => {

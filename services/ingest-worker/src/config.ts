@@ -22,7 +22,7 @@ export class WorkerConfig extends CommonConfig {
   @IsInt()
   @Min(1)
   @Max(64)
-  WORKER_CONCURRENCY: number = 4;
+  WORKER_CONCURRENCY: number = 8;
 
   /** How long a job's lock lasts: a worker killed mid-job has its job rerun after this. */
   @IsInt()

@@ -65,32 +65,15 @@ const TABLE_COLUMNS: Record<IngestTable, readonly (readonly [string, string])[]>
   ],
 };
 
+/** The rows of one report version for one table, with the columns they share. */
+export interface ReportRows {
+  context: RowContext;
+  rows: readonly Record<string, unknown>[];
+}
+
 /** A ClickHouse string literal; backslash and quote are the only characters that can end it. */
 function stringLiteral(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
-/**
- * `INSERT ... SELECT <context constants>, * FROM input(<own columns>)`: the body holds only a
- * table's own columns, and the report's ids, commit and version are written once in the
- * statement instead of on every row (they were over half of a symbol body's bytes, and
- * ClickHouse's cost per insert grows with the bytes it parses).
- */
-function insertStatement(table: IngestTable, context: RowContext): string {
-  const own = TABLE_COLUMNS[table];
-  const constants = [
-    stringLiteral(context.project_id),
-    stringLiteral(context.target_id),
-    stringLiteral(context.report_id),
-    stringLiteral(context.commit_sha),
-    `fromUnixTimestamp64Milli(toInt64(${integerLiteral(context.commit_time)}), 'UTC')`,
-    integerLiteral(context.ingest_version),
-  ];
-  const structure = own.map(([name, type]) => `${name} ${type}`).join(', ');
-  return (
-    `INSERT INTO ${table} (${[...CONTEXT_COLUMNS, ...own.map(([name]) => name)].join(', ')}) ` +
-    `SELECT ${constants.join(', ')}, * FROM input(${stringLiteral(structure)}) FORMAT TabSeparated`
-  );
 }
 
 function integerLiteral(value: number): string {
@@ -99,9 +82,60 @@ function integerLiteral(value: number): string {
 }
 
 /**
- * Writes one report version's rows. Each chunk carries a deduplication token made of the
- * report, its version, the table and the chunk's position, so a job that is retried after a
- * crash writes every row exactly once.
+ * `INSERT ... SELECT ... FROM input(...)` for rows of several reports: each body row starts
+ * with its report's position in `contexts` (1-based), and the statement looks the report's ids,
+ * commit and version up in array literals. They are written once per report instead of on
+ * every row: they were over half of a symbol body's bytes, and ClickHouse's cost per insert
+ * grows with the bytes it parses.
+ */
+function insertStatement(table: IngestTable, contexts: readonly RowContext[]): string {
+  const own = TABLE_COLUMNS[table];
+  const pick = (values: string[]) => `[${values.join(', ')}][report]`;
+  const constants = [
+    pick(contexts.map((c) => stringLiteral(c.project_id))),
+    pick(contexts.map((c) => stringLiteral(c.target_id))),
+    pick(contexts.map((c) => stringLiteral(c.report_id))),
+    pick(contexts.map((c) => stringLiteral(c.commit_sha))),
+    `fromUnixTimestamp64Milli(${pick(contexts.map((c) => `toInt64(${integerLiteral(c.commit_time)})`))}, 'UTC')`,
+    pick(contexts.map((c) => `toUInt64(${integerLiteral(c.ingest_version)})`)),
+  ];
+  const names = own.map(([name]) => name);
+  const structure = ['report UInt32', ...own.map(([name, type]) => `${name} ${type}`)].join(', ');
+  return (
+    `INSERT INTO ${table} (${[...CONTEXT_COLUMNS, ...names].join(', ')}) ` +
+    `SELECT ${[...constants, ...names].join(', ')} ` +
+    `FROM input(${stringLiteral(structure)}) FORMAT TabSeparated`
+  );
+}
+
+/** The pieces of each chunk: rows `from` to `to` of report `report`, at most `size` rows in all. */
+function* chunks(
+  reports: readonly ReportRows[],
+  size: number,
+): Generator<{ report: number; from: number; to: number }[]> {
+  let pieces: { report: number; from: number; to: number }[] = [];
+  let count = 0;
+  for (let report = 0; report < reports.length; report++) {
+    const total = reports[report]!.rows.length;
+    for (let from = 0; from < total; ) {
+      const to = Math.min(total, from + size - count);
+      pieces.push({ report, from, to });
+      count += to - from;
+      from = to;
+      if (count === size) {
+        yield pieces;
+        pieces = [];
+        count = 0;
+      }
+    }
+  }
+  if (count > 0) yield pieces;
+}
+
+/**
+ * Writes report rows to ClickHouse. Each insert carries a deduplication token made of the
+ * caller's `token` (a batch, or one report version), the table and the chunk's position, so
+ * writing the same rows again under the same token after a crash stores every row once.
  */
 @Injectable()
 export class ClickHouseWriter {
@@ -110,33 +144,39 @@ export class ClickHouseWriter {
     @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
   ) {}
 
-  /** Rows are sent as one TabSeparated body per chunk. */
-  async insert(
-    table: IngestTable,
-    context: RowContext,
-    rows: readonly Record<string, unknown>[],
-  ): Promise<number> {
+  /** Rows are sent as one TabSeparated body per chunk of CHUNK_ROWS rows. */
+  async insert(table: IngestTable, token: string, reports: readonly ReportRows[]): Promise<void> {
     const own = TABLE_COLUMNS[table].map(([name]) => name);
-    const query = insertStatement(table, context);
-    for (let start = 0, chunk = 0; start < rows.length; start += CHUNK_ROWS, chunk++) {
-      const end = Math.min(rows.length, start + CHUNK_ROWS);
+    const query = insertStatement(
+      table,
+      reports.map((r) => r.context),
+    );
+    let chunk = 0;
+    for (const pieces of chunks(reports, CHUNK_ROWS)) {
+      const body = Buffer.concat(
+        pieces.map(({ report, from, to }) =>
+          tabSeparatedRows(`${report + 1}\t`, reports[report]!.rows, own, from, to),
+        ),
+      );
       const result = await this.clickhouse.exec({
         query,
-        values: Readable.from([tabSeparatedRows(rows, own, start, end)], { objectMode: false }),
+        values: Readable.from([body], { objectMode: false }),
         clickhouse_settings: {
           // Deduplication by token needs synchronous inserts on a real server.
           async_insert: 0,
           // A retried block skipped by the table must be skipped by its views' tables too
           // (migration 0005), whatever the server's default.
           deduplicate_blocks_in_dependent_materialized_views: 1,
-          insert_deduplication_token: `${context.report_id}:v${context.ingest_version}:${table}:${chunk}`,
+          insert_deduplication_token: `${token}:${table}:${chunk++}`,
         },
       });
       // The response is empty; reading it to the end lets the connection be reused.
       await finished(result.stream.resume());
-      this.metrics.clickhouseRows.inc({ table }, end - start);
+      this.metrics.clickhouseRows.inc(
+        { table },
+        pieces.reduce((n, p) => n + p.to - p.from, 0),
+      );
     }
-    return rows.length;
   }
 
   /** Rows of one report version, for copying a parent's rows to an identical child. */

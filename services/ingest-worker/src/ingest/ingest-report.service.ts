@@ -1,18 +1,31 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { UnrecoverableError } from 'bullmq';
 import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
 import type { IngestReportJob } from '@memtrail/queue';
-import { ClickHouseWriter, INGEST_TABLES, type IngestTable } from './clickhouse-writer.js';
+import { Batcher, type BatchTicket } from './batcher.js';
+import { CHUNK_ROWS, ClickHouseWriter, INGEST_TABLES, type IngestTable } from './clickhouse-writer.js';
 import { regionRows, sectionRows, symbolRows, type RowContext } from './rows.js';
-import { StoredReports } from './stored-reports.js';
+import { StoredReports, type StoredReport } from './stored-reports.js';
 
 const gunzipAsync = promisify(gunzip);
 
+/** How long a batch waits for jobs still preparing their report before it is written anyway. */
+const BATCH_MAX_WAIT_MS = 100;
+
 export type IngestOutcome =
-  | { status: 'ingested'; reportId: string; version: number; rows: Record<IngestTable, number> }
-  | { status: 'stale'; reportId: string; version: number; current: number };
+  | {
+      status: 'ingested';
+      reportId: string;
+      version: number;
+      rows: Record<IngestTable, number>;
+      /** Reports written in the same ClickHouse inserts, this one included. */
+      batchSize: number;
+    }
+  | { status: 'already_ingested'; reportId: string; version: number }
+  | { status: 'stale'; reportId: string; version: number; current?: number };
 
 /** Thrown while an identical report's parent has no rows yet; BullMQ retries with backoff. */
 export class ParentNotIngestedError extends Error {
@@ -22,14 +35,39 @@ export class ParentNotIngestedError extends Error {
   }
 }
 
+/** A report version's rows, ready to be written. */
+interface PreparedReport {
+  report: StoredReport;
+  context: RowContext;
+  rows: Record<IngestTable, readonly Record<string, unknown>[]>;
+}
+
+/** A batch result for a report that could not join it: look at the report again. */
+type BatchOutcome = IngestOutcome | undefined;
+
 /**
- * Moves one stored report version into ClickHouse. The payload in Postgres is the source of
- * truth; the job only names it. Readers use the report's `ingestedVersion`, which moves only
- * once every row of the new version is written, so an overwrite never reads empty.
+ * Moves stored report versions into ClickHouse. The payload in Postgres is the source of truth;
+ * the job only names it. Readers use the report's `ingestedVersion`, which moves only once every
+ * row of the new version is written, so an overwrite never reads empty.
+ *
+ * Reports that jobs prepare at the same time are written together, in one insert per table (an
+ * ingest batch): ClickHouse's cost per insert is mostly fixed (a part per table and view, then
+ * merging it), so a few large inserts cost far less than many small ones. Exactly once: the
+ * batch is recorded on its reports in Postgres before anything is inserted, under a token of
+ * its own; a job retried after a crash finds its report's batch and writes that batch again
+ * under the same token, which ClickHouse skips where it already holds the rows.
  */
 @Injectable()
 export class IngestReportService {
   private readonly logger = new Logger(IngestReportService.name);
+  private readonly batcher = new Batcher<PreparedReport, BatchOutcome>({
+    write: (reports) => this.writeNewBatch(reports),
+    sizeOf: (prepared) => Math.max(1, ...INGEST_TABLES.map((t) => prepared.rows[t].length)),
+    // One insert per table, below the size at which ClickHouse would split it into several
+    // blocks: a batch is then stored entirely or not at all under its token.
+    maxSize: CHUNK_ROWS,
+    maxWaitMs: BATCH_MAX_WAIT_MS,
+  });
 
   constructor(
     @Inject(StoredReports) private readonly reports: StoredReports,
@@ -37,90 +75,186 @@ export class IngestReportService {
   ) {}
 
   async ingest(job: IngestReportJob): Promise<IngestOutcome> {
-    const started = performance.now();
+    const ticket = this.batcher.enter();
+    try {
+      return await this.run(job, ticket);
+    } finally {
+      ticket.leave();
+    }
+  }
+
+  private async run(
+    job: IngestReportJob,
+    ticket?: BatchTicket<PreparedReport, BatchOutcome>,
+  ): Promise<IngestOutcome> {
     const report = await this.reports.load(job.reportId);
     // Retrying cannot make a deleted report appear: fail the job at once.
     if (!report) throw new UnrecoverableError(`report ${job.reportId} not found`);
-    if (job.version !== undefined && job.version < report.version) {
-      return {
-        status: 'stale',
-        reportId: report.id,
-        version: job.version,
-        current: report.version,
-      };
+    const { id, version } = report;
+    const settled: IngestOutcome | undefined =
+      job.version !== undefined && job.version < version
+        ? { status: 'stale', reportId: id, version: job.version, current: version }
+        : report.ingestedVersion === version
+          ? { status: 'already_ingested', reportId: id, version }
+          : undefined;
+    if (settled || report.kind === 'identical' || report.batchId) {
+      // Not joining a new batch: the batch other jobs are forming need not wait for this one.
+      ticket?.leave();
+      if (settled) return settled;
+      return report.batchId ? this.replayBatch(report.batchId, report) : this.copyParent(report);
     }
-    const context: RowContext = {
-      project_id: report.projectId,
-      target_id: report.targetId,
-      report_id: report.id,
-      commit_sha: report.commitSha,
-      commit_time: report.commitTime.getTime(),
-      ingest_version: report.version,
-    };
-
-    const rows =
-      report.kind === 'identical'
-        ? await this.copyParent(report.id, report.targetId, report.parentSha, context)
-        : await this.writeReport(report.id, report.payload, context);
-
-    // Only the version this job wrote becomes readable: a newer overwrite stays pending.
-    const marked = await this.reports.markIngested(report.id, report.version);
-    if (marked && report.ingestedVersion !== null) {
-      await this.writer.deleteOlder(report.id, report.version);
+    if (!ticket) {
+      throw new Error(`report ${id} v${version} is neither ingested nor in a batch; retrying`);
     }
-    const ms = Math.round(performance.now() - started);
-    this.logger.log(
-      `report ${report.id} v${report.version} (${report.kind}) ingested in ${ms} ms: ` +
-        INGEST_TABLES.map((t) => `${rows[t]} ${t}`).join(', '),
-    );
-    return { status: 'ingested', reportId: report.id, version: report.version, rows };
+    const outcome = await ticket.submit(await this.prepare(report));
+    // Not taken into the batch: overwritten, or taken by another job meanwhile.
+    return outcome ?? this.run(job);
   }
 
-  private async writeReport(
-    id: string,
-    payload: Uint8Array,
-    context: RowContext,
-  ): Promise<Record<IngestTable, number>> {
-    let report: MemoryReport;
+  /** Decodes the stored payload into rows; an unreadable payload fails the job for good. */
+  private async prepare(report: StoredReport): Promise<PreparedReport> {
+    let memory: MemoryReport;
     try {
-      const envelope = JSON.parse((await gunzipAsync(payload)).toString('utf8')) as UploadEnvelope;
-      report = envelope.memory_analysis;
+      const envelope = JSON.parse(
+        (await gunzipAsync(report.payload)).toString('utf8'),
+      ) as UploadEnvelope;
+      memory = envelope.memory_analysis;
     } catch (error) {
       throw new UnrecoverableError(
-        `report ${id}: stored payload is unreadable: ${(error as Error).message}`,
+        `report ${report.id}: stored payload is unreadable: ${(error as Error).message}`,
       );
     }
     // A failed build has an empty layout and no symbols: nothing to write, still "ingested".
-    report = {
-      ...report,
-      memory_layout: report.memory_layout ?? {},
-      symbols: report.symbols ?? [],
+    memory = {
+      ...memory,
+      memory_layout: memory.memory_layout ?? {},
+      symbols: memory.symbols ?? [],
     };
+    return {
+      report,
+      context: contextOf(report),
+      rows: {
+        regions_v1: regionRows(memory),
+        sections_v1: sectionRows(memory),
+        symbols_v1: symbolRows(memory),
+      },
+    };
+  }
+
+  /** Records a new batch on its reports, then writes the ones it could take. */
+  private async writeNewBatch(prepared: PreparedReport[]): Promise<BatchOutcome[]> {
+    const batchId = randomUUID();
+    const joined = await this.reports.joinBatch(
+      batchId,
+      prepared.map(({ report }) => ({ id: report.id, version: report.version })),
+    );
+    const members = prepared.filter(({ report }) => joined.has(report.id));
+    const outcomes = await this.writeBatch(batchId, members);
+    return prepared.map(({ report }) => outcomes.get(report.id));
+  }
+
+  /** A batch whose job stopped before marking its reports: written again, same token. */
+  private async replayBatch(batchId: string, report: StoredReport): Promise<IngestOutcome> {
+    const members: PreparedReport[] = [];
+    for (const member of await this.reports.pendingMembers(batchId)) {
+      members.push(await this.prepare(member));
+    }
+    this.logger.warn(`replaying batch ${batchId} (${members.length} reports) for ${report.id}`);
+    const outcome = (await this.writeBatch(batchId, members)).get(report.id);
+    return outcome ?? this.run({ reportId: report.id, version: report.version });
+  }
+
+  private async writeBatch(
+    batchId: string,
+    members: PreparedReport[],
+  ): Promise<Map<string, IngestOutcome>> {
+    const outcomes = new Map<string, IngestOutcome>();
+    if (members.length === 0) return outcomes;
+    const started = performance.now();
     // The tables are independent and each insert carries its own token: send them together.
-    const [regions, sections, symbols] = await Promise.all([
-      this.writer.insert('regions_v1', context, regionRows(report)),
-      this.writer.insert('sections_v1', context, sectionRows(report)),
-      this.writer.insert('symbols_v1', context, symbolRows(report)),
-    ]);
-    return { regions_v1: regions, sections_v1: sections, symbols_v1: symbols };
+    await Promise.all(
+      INGEST_TABLES.map((table) =>
+        this.writer.insert(
+          table,
+          `batch:${batchId}`,
+          members.map(({ context, rows }) => ({ context, rows: rows[table] })),
+        ),
+      ),
+    );
+    const marked = await this.finish(members.map(({ report }) => report));
+    const ms = Math.round(performance.now() - started);
+    for (const { report, rows } of members) {
+      const counts = Object.fromEntries(
+        INGEST_TABLES.map((t) => [t, rows[t].length]),
+      ) as Record<IngestTable, number>;
+      outcomes.set(
+        report.id,
+        marked.has(report.id)
+          ? {
+              status: 'ingested',
+              reportId: report.id,
+              version: report.version,
+              rows: counts,
+              batchSize: members.length,
+            }
+          : { status: 'stale', reportId: report.id, version: report.version },
+      );
+      this.logger.log(
+        `report ${report.id} v${report.version} (${report.kind}) ` +
+          `${marked.has(report.id) ? 'ingested' : 'written, since overwritten,'} in ${ms} ms ` +
+          `with batch ${batchId} of ${members.length}: ` +
+          INGEST_TABLES.map((t) => `${counts[t]} ${t}`).join(', '),
+      );
+    }
+    return outcomes;
+  }
+
+  /**
+   * Makes the written versions readable; only a version still current is marked (a newer
+   * overwrite stays pending). The rows of the version each replaces are dropped afterwards.
+   */
+  private async finish(reports: StoredReport[]): Promise<Set<string>> {
+    const marked = await this.reports.markIngested(
+      reports.map(({ id, version }) => ({ id, version })),
+    );
+    for (const report of reports) {
+      if (marked.has(report.id) && report.ingestedVersion !== null) {
+        await this.writer.deleteOlder(report.id, report.version);
+      }
+    }
+    return marked;
   }
 
   /** An identical build's rows are its parent's, re-keyed to this report and commit. */
-  private async copyParent(
-    id: string,
-    targetId: string,
-    parentSha: string | null,
-    context: RowContext,
-  ): Promise<Record<IngestTable, number>> {
+  private async copyParent(report: StoredReport): Promise<IngestOutcome> {
+    const { id, version, targetId, parentSha } = report;
     const parent = parentSha ? await this.reports.ofCommit(targetId, parentSha) : null;
     if (!parent)
       throw new UnrecoverableError(`identical report ${id}: parent ${parentSha} has no report`);
     if (parent.ingestedVersion === null) throw new ParentNotIngestedError(id, parentSha!);
+    const context = contextOf(report);
     const rows = {} as Record<IngestTable, number>;
     for (const table of INGEST_TABLES) {
       const parentRows = await this.writer.read(table, parent.id, parent.ingestedVersion);
-      rows[table] = await this.writer.insert(table, context, parentRows);
+      await this.writer.insert(table, `${id}:v${version}`, [{ context, rows: parentRows }]);
+      rows[table] = parentRows.length;
     }
-    return rows;
+    if (!(await this.finish([report])).has(id)) return { status: 'stale', reportId: id, version };
+    this.logger.log(
+      `report ${id} v${version} (identical) ingested: ` +
+        INGEST_TABLES.map((t) => `${rows[t]} ${t}`).join(', '),
+    );
+    return { status: 'ingested', reportId: id, version, rows, batchSize: 1 };
   }
+}
+
+function contextOf(report: StoredReport): RowContext {
+  return {
+    project_id: report.projectId,
+    target_id: report.targetId,
+    report_id: report.id,
+    commit_sha: report.commitSha,
+    commit_time: report.commitTime.getTime(),
+    ingest_version: report.version,
+  };
 }

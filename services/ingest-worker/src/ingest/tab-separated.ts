@@ -33,8 +33,12 @@ export function tabSeparatedField(value: unknown): string {
   throw new TypeError(`cannot write a ${typeof value} field to ClickHouse`);
 }
 
-/** Rows `from` to `to` (exclusive) as one TabSeparated body of the given `columns`. */
+/**
+ * Rows `from` to `to` (exclusive) as one TabSeparated body: `prefix` (fields every row starts
+ * with, each followed by a tab) and then the row's `columns`.
+ */
 export function tabSeparatedRows(
+  prefix: string,
   rows: readonly Record<string, unknown>[],
   columns: readonly string[],
   from: number,
@@ -44,7 +48,7 @@ export function tabSeparatedRows(
   let text = '';
   for (let i = from; i < to; i++) {
     const row = rows[i]!;
-    let line = '';
+    let line = prefix;
     for (let c = 0; c < last; c++) line += tabSeparatedField(row[columns[c]!]) + '\t';
     text += line + tabSeparatedField(row[columns[last]!]) + '\n';
   }

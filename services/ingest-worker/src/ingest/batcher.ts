@@ -1,0 +1,83 @@
+/**
+ * Groups work items that jobs running at the same time submit, so they are written together.
+ *
+ * Jobs announce themselves when they start (`enter`) and either submit an item or leave. A
+ * group is written as soon as no announced job is still preparing an item, when it reaches
+ * `maxSize`, or `maxWaitMs` after its first item, whichever comes first: a lone job is never
+ * held back, and a busy worker writes few, large groups.
+ */
+export interface BatcherOptions<T, R> {
+  /** Writes one group; returns one result per item, in order. */
+  write(items: T[]): Promise<R[]>;
+  /** An item's share of a group's size (rows, for example). */
+  sizeOf(item: T): number;
+  /** A group is written once it reaches this size; an item that would pass it starts a new one. */
+  maxSize: number;
+  maxWaitMs: number;
+}
+
+/** One job's place in the batcher; `submit` or `leave` ends it, whichever comes first. */
+export interface BatchTicket<T, R> {
+  submit(item: T): Promise<R>;
+  leave(): void;
+}
+
+interface Waiting<T, R> {
+  item: T;
+  resolve(result: R): void;
+  reject(error: unknown): void;
+}
+
+export class Batcher<T, R> {
+  private preparing = 0;
+  private group: Waiting<T, R>[] = [];
+  private groupSize = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: BatcherOptions<T, R>) {}
+
+  enter(): BatchTicket<T, R> {
+    this.preparing++;
+    let open = true;
+    const close = () => {
+      if (!open) return false;
+      open = false;
+      this.preparing--;
+      return true;
+    };
+    return {
+      submit: (item) => {
+        if (!close()) return Promise.reject(new Error('this batch ticket was already used'));
+        return this.add(item);
+      },
+      leave: () => {
+        if (close() && this.preparing === 0) this.flush();
+      },
+    };
+  }
+
+  private add(item: T): Promise<R> {
+    const size = this.options.sizeOf(item);
+    if (this.group.length > 0 && this.groupSize + size > this.options.maxSize) this.flush();
+    const result = new Promise<R>((resolve, reject) =>
+      this.group.push({ item, resolve, reject }),
+    );
+    this.groupSize += size;
+    if (this.preparing === 0 || this.groupSize >= this.options.maxSize) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), this.options.maxWaitMs);
+    return result;
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const group = this.group;
+    if (group.length === 0) return;
+    this.group = [];
+    this.groupSize = 0;
+    this.options.write(group.map((w) => w.item)).then(
+      (results) => group.forEach((w, i) => w.resolve(results[i]!)),
+      (error: unknown) => group.forEach((w) => w.reject(error)),
+    );
+  }
+}
