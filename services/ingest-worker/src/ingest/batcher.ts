@@ -59,9 +59,7 @@ export class Batcher<T, R> {
   private add(item: T): Promise<R> {
     const size = this.options.sizeOf(item);
     if (this.group.length > 0 && this.groupSize + size > this.options.maxSize) this.flush();
-    const result = new Promise<R>((resolve, reject) =>
-      this.group.push({ item, resolve, reject }),
-    );
+    const result = new Promise<R>((resolve, reject) => this.group.push({ item, resolve, reject }));
     this.groupSize += size;
     if (this.preparing === 0 || this.groupSize >= this.options.maxSize) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.options.maxWaitMs);

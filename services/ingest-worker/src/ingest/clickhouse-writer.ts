@@ -117,7 +117,7 @@ function* chunks(
   let count = 0;
   for (let report = 0; report < reports.length; report++) {
     const total = reports[report]!.rows.length;
-    for (let from = 0; from < total; ) {
+    for (let from = 0; from < total;) {
       const to = Math.min(total, from + size - count);
       pieces.push({ report, from, to });
       count += to - from;

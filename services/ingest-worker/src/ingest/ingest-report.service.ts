@@ -6,7 +6,12 @@ import { UnrecoverableError } from 'bullmq';
 import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
 import type { IngestReportJob } from '@memtrail/queue';
 import { Batcher, type BatchTicket } from './batcher.js';
-import { CHUNK_ROWS, ClickHouseWriter, INGEST_TABLES, type IngestTable } from './clickhouse-writer.js';
+import {
+  CHUNK_ROWS,
+  ClickHouseWriter,
+  INGEST_TABLES,
+  type IngestTable,
+} from './clickhouse-writer.js';
 import { regionRows, sectionRows, symbolRows, type RowContext } from './rows.js';
 import { StoredReports, type StoredReport } from './stored-reports.js';
 
@@ -60,6 +65,8 @@ type BatchOutcome = IngestOutcome | undefined;
 @Injectable()
 export class IngestReportService {
   private readonly logger = new Logger(IngestReportService.name);
+  /** Replays of batches under way, by batch id. */
+  private readonly replays = new Map<string, Promise<Map<string, IngestOutcome>>>();
   private readonly batcher = new Batcher<PreparedReport, BatchOutcome>({
     write: (reports) => this.writeNewBatch(reports),
     sizeOf: (prepared) => Math.max(1, ...INGEST_TABLES.map((t) => prepared.rows[t].length)),
@@ -153,15 +160,27 @@ export class IngestReportService {
     return prepared.map(({ report }) => outcomes.get(report.id));
   }
 
-  /** A batch whose job stopped before marking its reports: written again, same token. */
+  /**
+   * A batch whose job stopped before marking its reports: written again, same token. Every
+   * member's job is retried; those in this process share one replay.
+   */
   private async replayBatch(batchId: string, report: StoredReport): Promise<IngestOutcome> {
+    let replay = this.replays.get(batchId);
+    if (!replay) {
+      replay = this.writePendingMembers(batchId).finally(() => this.replays.delete(batchId));
+      this.replays.set(batchId, replay);
+    }
+    const outcome = (await replay).get(report.id);
+    return outcome ?? this.run({ reportId: report.id, version: report.version });
+  }
+
+  private async writePendingMembers(batchId: string): Promise<Map<string, IngestOutcome>> {
     const members: PreparedReport[] = [];
     for (const member of await this.reports.pendingMembers(batchId)) {
       members.push(await this.prepare(member));
     }
-    this.logger.warn(`replaying batch ${batchId} (${members.length} reports) for ${report.id}`);
-    const outcome = (await this.writeBatch(batchId, members)).get(report.id);
-    return outcome ?? this.run({ reportId: report.id, version: report.version });
+    this.logger.warn(`writing batch ${batchId} again: ${members.length} reports not marked`);
+    return this.writeBatch(batchId, members);
   }
 
   private async writeBatch(
@@ -184,9 +203,10 @@ export class IngestReportService {
     const marked = await this.finish(members.map(({ report }) => report));
     const ms = Math.round(performance.now() - started);
     for (const { report, rows } of members) {
-      const counts = Object.fromEntries(
-        INGEST_TABLES.map((t) => [t, rows[t].length]),
-      ) as Record<IngestTable, number>;
+      const counts = Object.fromEntries(INGEST_TABLES.map((t) => [t, rows[t].length])) as Record<
+        IngestTable,
+        number
+      >;
       outcomes.set(
         report.id,
         marked.has(report.id)
