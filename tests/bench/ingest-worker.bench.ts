@@ -7,8 +7,6 @@
  * BENCH_CONCURRENCY jobs at once and prints symbol rows per second. Repeats BENCH_ROUNDS times
  * with fresh report versions and prints each round and the median.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { promisify } from 'node:util';
@@ -23,7 +21,7 @@ import { ClickHouseWriter } from '../../services/ingest-worker/src/ingest/clickh
 import { IngestReportService } from '../../services/ingest-worker/src/ingest/ingest-report.service.js';
 import { StoredReports } from '../../services/ingest-worker/src/ingest/stored-reports.js';
 import { symbolRows, type RowContext } from '../../services/ingest-worker/src/ingest/rows.js';
-import { baseSymbols, report } from './support.js';
+import { baseSymbols, processCpuMs, report, stackClickHousePid } from './support.js';
 
 Object.assign(process.env, { ...readStackEnv(), ...process.env });
 const reports = Number(process.env.BENCH_REPORTS ?? 24);
@@ -34,24 +32,10 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const gunzipAsync = promisify(gunzip);
 // The ClickHouse process to account CPU to: BENCH_CLICKHOUSE_PID (e.g. a private
 // clickhouse-local started for the measurement, with CLICKHOUSE_URL pointing at it), else the
-// local stack's. Run from the repository root (npm scripts are), where the stack keeps .data/.
-const stackPidFile = join(process.cwd(), '.data', 'run', 'clickhouse.pid');
-const clickhousePid =
-  process.env.BENCH_CLICKHOUSE_PID ??
-  (existsSync(stackPidFile) ? readFileSync(stackPidFile, 'utf8').trim() : undefined);
-
-/**
- * CPU milliseconds the ClickHouse process has used (user + system), NaN when unknown. On a
- * shared 2-core machine CPU time per report says more about the achievable rate than wall time,
- * which depends on everyone else's load.
- */
-function clickhouseCpuMs(): number {
-  if (!clickhousePid) return NaN;
-  const stat = readFileSync(`/proc/${clickhousePid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+// local stack's. On a shared 2-core machine CPU time per report says more about the achievable
+// rate than wall time, which depends on everyone else's load.
+const clickhousePid = process.env.BENCH_CLICKHOUSE_PID ?? stackClickHousePid();
+const clickhouseCpuMs = () => processCpuMs(clickhousePid);
 const workerCpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;

@@ -24,8 +24,10 @@ import {
   baseSymbols,
   benchProject,
   percentile,
+  processCpuMs,
   report,
   serviceCpuSeconds,
+  stackClickHousePid,
   waitForMergesToSettle,
 } from './support.js';
 
@@ -113,6 +115,7 @@ async function main(): Promise<void> {
   const uploadSeconds = (performance.now() - started) / 1000;
   const gatewayCpu = (await serviceCpuSeconds(metricsUrl('gateway'))) - gatewayCpu0;
   const ingestStartedAt = Date.now();
+  const clickhouseCpu0 = processCpuMs(stackClickHousePid());
   if (separatePhases) await queue.resume();
 
   const total = uploaders * uploadsEach;
@@ -127,6 +130,7 @@ async function main(): Promise<void> {
   const endToEnd = (Date.now() - startedAt.getTime()) / 1000;
   const workerCpu = (await serviceCpuSeconds(metricsUrl('ingest-worker'))) - workerCpu0;
   const ingestSeconds = (Date.now() - ingestStartedAt) / 1000;
+  const clickhouseCpu = processCpuMs(stackClickHousePid()) - clickhouseCpu0;
   await queue.close();
   redis.disconnect();
   const window = await prisma.report.aggregate({
@@ -163,6 +167,9 @@ async function main(): Promise<void> {
         // All of the gateway's threads; the closed-loop ceiling is about cores / this.
         gateway_cpu_ms_per_upload: +((gatewayCpu * 1000) / total).toFixed(1),
         worker_cpu_ms_per_report: +((workerCpu * 1000) / total).toFixed(1),
+        // From the queue's resume on: with phases apart, ClickHouse's share of ingesting (merges
+        // included); NaN (null) with an external ClickHouse.
+        clickhouse_cpu_ms_per_report: +(clickhouseCpu / total).toFixed(1),
         symbol_rows: rows,
         end_to_end_seconds: +endToEnd.toFixed(1),
         rows_per_second_end_to_end: Math.round(rows / endToEnd),

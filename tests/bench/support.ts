@@ -2,6 +2,8 @@
  * Pieces shared by the benchmarks that upload to the running stack: a project with an API key
  * created straight in Postgres, and synthetic builds whose symbols drift a little per commit.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { MemoryReport, ReportSymbol } from '@memtrail/contracts';
 import type { PrismaClient } from '@memtrail/db';
 import { issueApiKey } from '../../services/gateway/src/api-keys/api-key.service.js';
@@ -115,4 +117,22 @@ export async function waitForMergesToSettle(clickhouseUrl: string, timeoutMs = 1
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
+}
+
+/**
+ * CPU milliseconds process `pid` has used (user + system), NaN when no pid is known. For the
+ * embedded ClickHouse, which has no metrics port of its own.
+ */
+export function processCpuMs(pid: string | undefined): number {
+  if (!pid) return NaN;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The local stack's ClickHouse process, when it runs one (from the repository root). */
+export function stackClickHousePid(): string | undefined {
+  const file = join(process.cwd(), '.data', 'run', 'clickhouse.pid');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
 }
