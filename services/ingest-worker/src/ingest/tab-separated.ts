@@ -35,7 +35,9 @@ export function tabSeparatedField(value: unknown): string {
 
 /**
  * Rows `from` to `to` (exclusive) as one TabSeparated body: `prefix` (fields every row starts
- * with, each followed by a tab) and then the row's `columns`.
+ * with, each followed by a tab) and then the row's `columns`. Each line is written into the
+ * buffer as it is made: appending them all to one string first and converting that costs
+ * about three times as much CPU (V8 flattens a rope of a megabyte or more).
  */
 export function tabSeparatedRows(
   prefix: string,
@@ -45,12 +47,20 @@ export function tabSeparatedRows(
   to: number,
 ): Buffer {
   const last = columns.length - 1;
-  let text = '';
+  let buffer = Buffer.allocUnsafe(Math.max(4096, (to - from) * 128));
+  let length = 0;
   for (let i = from; i < to; i++) {
     const row = rows[i]!;
     let line = prefix;
     for (let c = 0; c < last; c++) line += tabSeparatedField(row[columns[c]!]) + '\t';
-    text += line + tabSeparatedField(row[columns[last]!]) + '\n';
+    line += tabSeparatedField(row[columns[last]!]) + '\n';
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+    if (length + line.length * 3 > buffer.length) {
+      const larger = Buffer.allocUnsafe(Math.max(buffer.length * 2, length + line.length * 3));
+      buffer.copy(larger, 0, 0, length);
+      buffer = larger;
+    }
+    length += buffer.write(line, length, 'utf8');
   }
-  return Buffer.from(text, 'utf8');
+  return buffer.subarray(0, length);
 }
