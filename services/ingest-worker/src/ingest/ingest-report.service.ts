@@ -26,6 +26,8 @@ export type IngestOutcome =
       reportId: string;
       version: number;
       rows: Record<IngestTable, number>;
+      /** The ingest batch; null for an identical report, which copies its parent's rows. */
+      batchId: string | null;
       /** Reports written in the same ClickHouse inserts, this one included. */
       batchSize: number;
     }
@@ -82,9 +84,12 @@ export class IngestReportService {
   ) {}
 
   async ingest(job: IngestReportJob): Promise<IngestOutcome> {
+    const started = performance.now();
     const ticket = this.batcher.enter();
     try {
-      return await this.run(job, ticket);
+      const outcome = await this.run(job, ticket);
+      this.logger.log(describe(outcome, Math.round(performance.now() - started)));
+      return outcome;
     } finally {
       ticket.leave();
     }
@@ -189,7 +194,6 @@ export class IngestReportService {
   ): Promise<Map<string, IngestOutcome>> {
     const outcomes = new Map<string, IngestOutcome>();
     if (members.length === 0) return outcomes;
-    const started = performance.now();
     // The tables are independent and each insert carries its own token: send them together.
     await Promise.all(
       INGEST_TABLES.map((table) =>
@@ -201,29 +205,20 @@ export class IngestReportService {
       ),
     );
     const marked = await this.finish(members.map(({ report }) => report));
-    const ms = Math.round(performance.now() - started);
     for (const { report, rows } of members) {
-      const counts = Object.fromEntries(INGEST_TABLES.map((t) => [t, rows[t].length])) as Record<
-        IngestTable,
-        number
-      >;
+      const { id, version } = report;
       outcomes.set(
-        report.id,
-        marked.has(report.id)
+        id,
+        marked.has(id)
           ? {
               status: 'ingested',
-              reportId: report.id,
-              version: report.version,
-              rows: counts,
+              reportId: id,
+              version,
+              rows: rowCounts(rows),
+              batchId,
               batchSize: members.length,
             }
-          : { status: 'stale', reportId: report.id, version: report.version },
-      );
-      this.logger.log(
-        `report ${report.id} v${report.version} (${report.kind}) ` +
-          `${marked.has(report.id) ? 'ingested' : 'written, since overwritten,'} in ${ms} ms ` +
-          `with batch ${batchId} of ${members.length}: ` +
-          INGEST_TABLES.map((t) => `${counts[t]} ${t}`).join(', '),
+          : { status: 'stale', reportId: id, version },
       );
     }
     return outcomes;
@@ -260,11 +255,7 @@ export class IngestReportService {
       rows[table] = parentRows.length;
     }
     if (!(await this.finish([report])).has(id)) return { status: 'stale', reportId: id, version };
-    this.logger.log(
-      `report ${id} v${version} (identical) ingested: ` +
-        INGEST_TABLES.map((t) => `${rows[t]} ${t}`).join(', '),
-    );
-    return { status: 'ingested', reportId: id, version, rows, batchSize: 1 };
+    return { status: 'ingested', reportId: id, version, rows, batchId: null, batchSize: 1 };
   }
 }
 
@@ -277,4 +268,29 @@ function contextOf(report: StoredReport): RowContext {
     commit_time: report.commitTime.getTime(),
     ingest_version: report.version,
   };
+}
+
+function rowCounts(rows: PreparedReport['rows']): Record<IngestTable, number> {
+  return Object.fromEntries(INGEST_TABLES.map((t) => [t, rows[t].length])) as Record<
+    IngestTable,
+    number
+  >;
+}
+
+/** The job's log line: the report, what happened to it, and how long it took. */
+function describe(outcome: IngestOutcome, ms: number): string {
+  const report = `report ${outcome.reportId} v${outcome.version}`;
+  switch (outcome.status) {
+    case 'ingested': {
+      const rows = INGEST_TABLES.map((t) => `${outcome.rows[t]} ${t}`).join(', ');
+      const batch = outcome.batchId
+        ? `batch ${outcome.batchId} of ${outcome.batchSize}`
+        : "its parent's rows";
+      return `${report} ingested in ${ms} ms with ${batch}: ${rows}`;
+    }
+    case 'already_ingested':
+      return `${report} was already ingested`;
+    case 'stale':
+      return `${report} skipped: overwritten by${outcome.current ? ` v${outcome.current}` : ' a newer version'}`;
+  }
 }
