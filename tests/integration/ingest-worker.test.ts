@@ -17,6 +17,7 @@ import {
   type ProjectPurgeJob,
   type ReportsQueue,
 } from '@memtrail/queue';
+import { ServiceMetrics } from '@memtrail/metrics';
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
 import { AppModule } from '../../services/ingest-worker/src/app.module.js';
 import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
@@ -174,6 +175,14 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     );
     const stored = await prisma.report.findUniqueOrThrow({ where: { id: reportId } });
     expect(stored).toMatchObject({ status: 'ingested', ingestedVersion: 1 });
+    // Every insert is timed and its rows counted, by table.
+    const metrics = await worker.get(ServiceMetrics).registry.metrics();
+    expect(metrics).toMatch(
+      /memtrail_clickhouse_insert_duration_seconds_count\{service="ingest-worker",table="symbols_v1"\} [1-9]/,
+    );
+    expect(metrics).toMatch(
+      /memtrail_clickhouse_rows_inserted_total\{table="symbols_v1",service="ingest-worker"\} [1-9]/,
+    );
   });
 
   /** Sum of sizes per view table for a report, to check views never count a row twice. */

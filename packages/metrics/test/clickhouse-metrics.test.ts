@@ -1,24 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createClickHouse, type ClickHouseClient } from '@memtrail/clickhouse';
 import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
-import { instrumentClickHouseInserts, ServiceMetrics } from '../src/index.js';
+import { recordClickHouseInsert, ServiceMetrics } from '../src/index.js';
 
 /** Real ClickHouse (embedded or a server): rows are counted only when the insert succeeded. */
-describe('instrumentClickHouseInserts', () => {
+describe('recordClickHouseInsert', () => {
   let stores: IsolatedStores;
   let client: ClickHouseClient;
   const metrics = new ServiceMetrics('ingest-worker');
 
   beforeAll(async () => {
     stores = await createIsolatedStores();
-    client = instrumentClickHouseInserts(
-      createClickHouse({ url: stores.clickhouseUrl, database: stores.clickhouseDatabase }),
-      metrics,
-    );
+    client = createClickHouse({ url: stores.clickhouseUrl, database: stores.clickhouseDatabase });
     await client.command({
       query: 'CREATE TABLE metrics_probe (n UInt32) ENGINE = MergeTree ORDER BY n',
     });
   });
+
+  const insert = (table: string, values: { n: number }[]) =>
+    recordClickHouseInsert(metrics, table, values.length, () =>
+      client.insert({ table, values, format: 'JSONEachRow' }),
+    );
 
   afterAll(async () => {
     await client?.close();
@@ -26,12 +28,8 @@ describe('instrumentClickHouseInserts', () => {
   });
 
   it('counts inserted rows and times inserts by table', async () => {
-    await client.insert({
-      table: 'metrics_probe',
-      values: [{ n: 1 }, { n: 2 }, { n: 3 }],
-      format: 'JSONEachRow',
-    });
-    await client.insert({ table: 'metrics_probe', values: [{ n: 4 }], format: 'JSONEachRow' });
+    await insert('metrics_probe', [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    await insert('metrics_probe', [{ n: 4 }]);
     const stored = await (
       await client.query({ query: 'SELECT count() AS c FROM metrics_probe', format: 'JSONEachRow' })
     ).json<{ c: string }>();
@@ -46,9 +44,7 @@ describe('instrumentClickHouseInserts', () => {
   });
 
   it('counts a failed insert as an error, not as rows', async () => {
-    await expect(
-      client.insert({ table: 'no_such_table', values: [{ n: 1 }], format: 'JSONEachRow' }),
-    ).rejects.toThrow();
+    await expect(insert('no_such_table', [{ n: 1 }])).rejects.toThrow();
     const text = await metrics.registry.metrics();
     expect(text).not.toContain('rows_inserted_total{table="no_such_table"');
     expect(text).toMatch(

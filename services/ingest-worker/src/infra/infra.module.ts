@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { ClickHouseClient, createClickHouse } from '@memtrail/clickhouse';
 import { createPrismaClient, createSqlPool, PrismaClient, SqlPool } from '@memtrail/db';
-import { instrumentClickHouseInserts, ServiceMetrics } from '@memtrail/metrics';
+import { ServiceMetrics } from '@memtrail/metrics';
 import { WorkerConfig } from '../config.js';
 
 @Injectable()
@@ -38,15 +38,8 @@ export class InfraModule {
         { provide: SqlPool, useFactory: () => createSqlPool(config.DATABASE_URL) },
         {
           provide: ClickHouseClient,
-          inject: [ServiceMetrics],
-          useFactory: (metrics: ServiceMetrics) =>
-            instrumentClickHouseInserts(
-              createClickHouse({
-                url: config.CLICKHOUSE_URL,
-                database: config.CLICKHOUSE_DATABASE,
-              }),
-              metrics,
-            ),
+          useFactory: () =>
+            createClickHouse({ url: config.CLICKHOUSE_URL, database: config.CLICKHOUSE_DATABASE }),
         },
         ConnectionCloser,
       ],

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { ClickHouseClient } from '@memtrail/clickhouse';
-import { ServiceMetrics } from '@memtrail/metrics';
+import { recordClickHouseInsert, ServiceMetrics } from '@memtrail/metrics';
 import type { RowContext } from './rows.js';
 import { tabSeparatedRows } from './tab-separated.js';
 
@@ -158,24 +158,24 @@ export class ClickHouseWriter {
           tabSeparatedRows(`${report + 1}\t`, reports[report]!.rows, own, from, to),
         ),
       );
-      const result = await this.clickhouse.exec({
-        query,
-        values: Readable.from([body], { objectMode: false }),
-        clickhouse_settings: {
-          // Deduplication by token needs synchronous inserts on a real server.
-          async_insert: 0,
-          // A retried block skipped by the table must be skipped by its views' tables too
-          // (migration 0005), whatever the server's default.
-          deduplicate_blocks_in_dependent_materialized_views: 1,
-          insert_deduplication_token: `${token}:${table}:${chunk++}`,
-        },
+      const rows = pieces.reduce((n, p) => n + p.to - p.from, 0);
+      const chunkToken = `${token}:${table}:${chunk++}`;
+      await recordClickHouseInsert(this.metrics, table, rows, async () => {
+        const result = await this.clickhouse.exec({
+          query,
+          values: Readable.from([body], { objectMode: false }),
+          clickhouse_settings: {
+            // Deduplication by token needs synchronous inserts on a real server.
+            async_insert: 0,
+            // A retried block skipped by the table must be skipped by its views' tables too
+            // (migration 0005), whatever the server's default.
+            deduplicate_blocks_in_dependent_materialized_views: 1,
+            insert_deduplication_token: chunkToken,
+          },
+        });
+        // The response is empty; reading it to the end lets the connection be reused.
+        await finished(result.stream.resume());
       });
-      // The response is empty; reading it to the end lets the connection be reused.
-      await finished(result.stream.resume());
-      this.metrics.clickhouseRows.inc(
-        { table },
-        pieces.reduce((n, p) => n + p.to - p.from, 0),
-      );
     }
   }
 
