@@ -57,10 +57,11 @@ async function main(): Promise<void> {
     url: stores.clickhouseUrl,
     database: stores.clickhouseDatabase,
   });
-  const writer = new ClickHouseWriter(clickhouse, new ServiceMetrics('ingest-worker'));
+  const metrics = new ServiceMetrics('ingest-worker');
+  const writer = new ClickHouseWriter(clickhouse, metrics);
   const sql = createSqlPool(stores.databaseUrl);
   const stored = new StoredReports(sql);
-  const service = new IngestReportService(stored, writer);
+  const service = new IngestReportService(stored, writer, metrics);
   try {
     const owner = await prisma.user.create({ data: { email: 'bench@example.com' } });
     const project = await prisma.project.create({ data: { name: 'bench', ownerId: owner.id } });

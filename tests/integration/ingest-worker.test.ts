@@ -233,6 +233,9 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     }
     const stored = await prisma.report.findMany({ where: { id: { in: ids } } });
     expect(new Set(stored.map((r) => r.ingestBatchId)).size).toBe(1);
+    expect(await worker.get(ServiceMetrics).registry.metrics()).toMatch(
+      /memtrail_ingest_batch_reports_bucket\{le="4",service="ingest-worker"\} [1-9]/,
+    );
     expect(stored.map((r) => [r.status, r.ingestedVersion, r.ingestBatchVersion])).toEqual(
       ids.map(() => ['ingested', 1, 1]),
     );

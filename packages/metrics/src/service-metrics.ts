@@ -55,6 +55,14 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  /** How many reports the worker wrote per ClickHouse insert (an ingest batch). */
+  readonly ingestBatchReports = new Histogram({
+    name: 'memtrail_ingest_batch_reports',
+    help: 'Reports written together in one ingest batch (one insert per table)',
+    buckets: [1, 2, 3, 4, 6, 8, 12, 16, 32],
+    registers: [this.registry],
+  });
+
   /** Failures worth alerting on, by where they happened (http_5xx, rpc, job, ...). */
   readonly errors = new Counter({
     name: 'memtrail_errors_total',

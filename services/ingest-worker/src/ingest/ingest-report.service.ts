@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { UnrecoverableError } from 'bullmq';
 import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
+import { ServiceMetrics } from '@memtrail/metrics';
 import type { IngestReportJob } from '@memtrail/queue';
 import { Batcher, type BatchTicket } from './batcher.js';
 import {
@@ -81,6 +82,7 @@ export class IngestReportService {
   constructor(
     @Inject(StoredReports) private readonly reports: StoredReports,
     @Inject(ClickHouseWriter) private readonly writer: ClickHouseWriter,
+    @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
   ) {}
 
   async ingest(job: IngestReportJob): Promise<IngestOutcome> {
@@ -205,6 +207,7 @@ export class IngestReportService {
       ),
     );
     const marked = await this.finish(members.map(({ report }) => report));
+    this.metrics.ingestBatchReports.observe(members.length);
     for (const { report, rows } of members) {
       const { id, version } = report;
       outcomes.set(
