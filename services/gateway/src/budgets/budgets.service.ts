@@ -5,9 +5,13 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { validateBudgetInput, type Budget, type BudgetInput } from '@memtrail/contracts';
+import {
+  validateBudgetInput,
+  type Budget,
+  type BudgetInput,
+  type TargetRef,
+} from '@memtrail/contracts';
 import { PrismaClient, Prisma, type Budget as BudgetRow } from '@memtrail/db';
-import { ProjectAccessService } from '../projects/project-access.service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -37,16 +41,15 @@ function parse(body: unknown): {
   };
 }
 
-/** Budgets per target, for members of the target's project; evaluated on every upload. */
+/**
+ * Budgets per target, evaluated on every upload. Callers have checked that the user is a member
+ * of the target's project (ProjectAccessGuard).
+ */
 @Injectable()
 export class BudgetsService {
-  constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
-    @Inject(ProjectAccessService) private readonly access: ProjectAccessService,
-  ) {}
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
 
-  private async targetId(userId: string, projectId: string, target: string): Promise<string> {
-    await this.access.require(userId, projectId);
+  private async targetId({ projectId, target }: TargetRef): Promise<string> {
     const row = await this.prisma.target.findUnique({
       where: { projectId_name: { projectId, name: target } },
       select: { id: true },
@@ -55,8 +58,8 @@ export class BudgetsService {
     return row.id;
   }
 
-  async list(userId: string, projectId: string, target: string): Promise<Budget[]> {
-    const targetId = await this.targetId(userId, projectId, target);
+  async list(ref: TargetRef): Promise<Budget[]> {
+    const targetId = await this.targetId(ref);
     const rows = await this.prisma.budget.findMany({
       where: { targetId },
       orderBy: { name: 'asc' },
@@ -64,9 +67,9 @@ export class BudgetsService {
     return rows.map(toBudget);
   }
 
-  async create(userId: string, projectId: string, target: string, body: unknown): Promise<Budget> {
+  async create(ref: TargetRef, body: unknown): Promise<Budget> {
     const data = parse(body);
-    const targetId = await this.targetId(userId, projectId, target);
+    const targetId = await this.targetId(ref);
     return toBudget(
       await this.unique(data.name, () =>
         this.prisma.budget.create({ data: { ...data, targetId } }),
@@ -74,23 +77,17 @@ export class BudgetsService {
     );
   }
 
-  async update(
-    userId: string,
-    projectId: string,
-    target: string,
-    id: string,
-    body: unknown,
-  ): Promise<Budget> {
+  async update(ref: TargetRef, id: string, body: unknown): Promise<Budget> {
     const data = parse(body);
-    const targetId = await this.targetId(userId, projectId, target);
+    const targetId = await this.targetId(ref);
     await this.existing(targetId, id);
     return toBudget(
       await this.unique(data.name, () => this.prisma.budget.update({ where: { id }, data })),
     );
   }
 
-  async remove(userId: string, projectId: string, target: string, id: string): Promise<void> {
-    const targetId = await this.targetId(userId, projectId, target);
+  async remove(ref: TargetRef, id: string): Promise<void> {
+    const targetId = await this.targetId(ref);
     await this.existing(targetId, id);
     await this.prisma.budget.delete({ where: { id } });
   }

@@ -1,22 +1,23 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { validateRegionConfig, type RegionConfig, type Target } from '@memtrail/contracts';
+import {
+  validateRegionConfig,
+  type RegionConfig,
+  type Target,
+  type TargetRef,
+} from '@memtrail/contracts';
 import { PrismaClient, type Prisma } from '@memtrail/db';
-import { ProjectAccessService } from './project-access.service.js';
 
 /**
  * Targets and their region configuration. Served by the gateway from Postgres rather than the
  * query service: they are small metadata reads that need the same membership check as the
  * writes, and keeping them next to the writes avoids a hop for data the gateway already owns.
+ * Callers have checked that the user is a member of the project (ProjectAccessGuard).
  */
 @Injectable()
 export class TargetsService {
-  constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
-    private readonly access: ProjectAccessService,
-  ) {}
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
 
-  async list(userId: string, projectId: string): Promise<Target[]> {
-    await this.access.require(userId, projectId);
+  async list(projectId: string): Promise<Target[]> {
     const rows = await this.prisma.target.findMany({
       where: { projectId },
       orderBy: { name: 'asc' },
@@ -25,8 +26,7 @@ export class TargetsService {
     return rows.map((t) => ({ name: t.name, region_config: t.regionConfig as RegionConfig }));
   }
 
-  async regionConfig(userId: string, projectId: string, target: string): Promise<RegionConfig> {
-    await this.access.require(userId, projectId);
+  async regionConfig({ projectId, target }: TargetRef): Promise<RegionConfig> {
     const row = await this.prisma.target.findUnique({
       where: { projectId_name: { projectId, name: target } },
       select: { regionConfig: true },
@@ -36,13 +36,7 @@ export class TargetsService {
   }
 
   /** Replaces the whole document after validating it against the schema in contracts. */
-  async setRegionConfig(
-    userId: string,
-    projectId: string,
-    target: string,
-    config: unknown,
-  ): Promise<RegionConfig> {
-    await this.access.require(userId, projectId);
+  async setRegionConfig({ projectId, target }: TargetRef, config: unknown): Promise<RegionConfig> {
     const problem = validateRegionConfig(config);
     if (problem) throw new BadRequestException(problem);
     const updated = await this.prisma.target.updateMany({

@@ -19,7 +19,7 @@ import type { Response } from 'express';
 import { JwtAuthGuard } from '../auth/jwt-auth.guard.js';
 import * as p from './params.js';
 import { QueryClient } from './query-client.service.js';
-import { Target, TargetAccessGuard } from './target-access.js';
+import { ProjectAccessGuard, Target } from '../projects/project-access.guard.js';
 
 /**
  * Reads under `/api/{project}/{target}/` (contracts: query.ts). Each checks the session and the
@@ -28,7 +28,7 @@ import { Target, TargetAccessGuard } from './target-access.js';
  * `commit/:shaA/:shaB`, which would otherwise take `commit/{sha}/tree`.
  */
 @Controller('api/:project/:target')
-@UseGuards(JwtAuthGuard, TargetAccessGuard)
+@UseGuards(JwtAuthGuard, ProjectAccessGuard)
 export class ReadsController {
   constructor(private readonly query: QueryClient) {}
 

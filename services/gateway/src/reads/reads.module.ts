@@ -3,12 +3,11 @@ import { AuthModule } from '../auth/auth.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { QueryClient } from './query-client.service.js';
 import { ReadsController } from './reads.controller.js';
-import { TargetAccessGuard } from './target-access.js';
 
 /** Reads answered by the query service (commit chains, reports, diffs, series, history). */
 @Module({
   imports: [AuthModule, ProjectsModule],
   controllers: [ReadsController],
-  providers: [QueryClient, TargetAccessGuard],
+  providers: [QueryClient],
 })
 export class ReadsModule {}
