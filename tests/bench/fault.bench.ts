@@ -16,7 +16,7 @@ import { createClickHouse } from '@memtrail/clickhouse';
 import type { UploadEnvelope, UploadSuccessResponse } from '@memtrail/contracts';
 import { createPrismaClient } from '@memtrail/db';
 import { readStackEnv } from '@memtrail/local-stack';
-import { baseSymbols, benchProject, percentile, report } from './support.js';
+import { baseSymbols, benchProject, percentile, postUpload, report } from './support.js';
 
 const env = { ...readStackEnv(), ...process.env };
 const gateway = env.GATEWAY_URL ?? 'http://127.0.0.1:5000';
@@ -82,15 +82,11 @@ async function main(): Promise<void> {
           memory_analysis: report(symbols, step),
         };
         const t0 = performance.now();
-        const response = await fetch(`${gateway}/upload`, {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${apiKey}`,
-            'Content-Type': 'application/json',
-            'Content-Encoding': 'gzip',
-          },
-          body: gzipSync(JSON.stringify(envelope), { level: 1 }),
-        });
+        const response = await postUpload(
+          gateway,
+          apiKey,
+          gzipSync(JSON.stringify(envelope), { level: 1 }),
+        );
         latencies.push(performance.now() - t0);
         if (!response.ok) failures.push(`${response.status} ${await response.text()}`);
         else

@@ -24,6 +24,7 @@ import {
   baseSymbols,
   benchProject,
   percentile,
+  postUpload,
   processCpuMs,
   report,
   serviceCpuSeconds,
@@ -97,15 +98,7 @@ async function main(): Promise<void> {
       if (paceMs > 0) await new Promise((resolve) => setTimeout(resolve, paceMs * Math.random()));
       for (const body of series) {
         const t0 = performance.now();
-        const response = await fetch(`${gateway}/upload`, {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${apiKey}`,
-            'Content-Type': 'application/json',
-            'Content-Encoding': 'gzip',
-          },
-          body,
-        });
+        const response = await postUpload(gateway, apiKey, body);
         await response.arrayBuffer();
         if (!response.ok) throw new Error(`upload failed: ${response.status}`);
         latencies.push(performance.now() - t0);

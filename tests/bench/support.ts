@@ -136,3 +136,20 @@ export function stackClickHousePid(): string | undefined {
   const file = join(process.cwd(), '.data', 'run', 'clickhouse.pid');
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
 }
+
+/** POSTs one gzip-compressed upload body to the gateway with a project API key. */
+export function postUpload(
+  gateway: string,
+  apiKey: string,
+  gzipBody: Uint8Array,
+): Promise<Response> {
+  return fetch(`${gateway}/upload`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${apiKey}`,
+      'Content-Type': 'application/json',
+      'Content-Encoding': 'gzip',
+    },
+    body: gzipBody,
+  });
+}
