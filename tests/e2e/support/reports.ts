@@ -38,6 +38,8 @@ const FILES = [
 
 const VERBS = ['init', 'read', 'write', 'poll', 'handle_irq', 'configure', 'process', 'flush'];
 
+const HISTORY_SEED = 7;
+
 /** Small deterministic PRNG (mulberry32) so every run uploads the same history. */
 function random(seed: number) {
   let state = seed >>> 0;
@@ -148,14 +150,15 @@ const MESSAGES = [
 
 /**
  * `count` commits on one branch, oldest first. Sizes drift by a few bytes to a few hundred per
- * commit; `salt` (hex) keeps the SHAs of separate runs apart.
+ * commit. Every run builds the same symbols and sizes, so tests can name a symbol that exists at
+ * the head; `salt` only keeps the SHAs of separate runs apart.
  */
 export function buildHistory(
   count: number,
   salt: string,
   start = Date.UTC(2026, 0, 5),
 ): HistoryCommit[] {
-  const rand = random(parseInt(salt.slice(0, 8), 16) || 7);
+  const rand = random(HISTORY_SEED);
   const all = seeds(count, rand);
   const commits: HistoryCommit[] = [];
   for (let index = 0; index < count; index++) {
