@@ -241,6 +241,34 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     );
   });
 
+  it('fails a report with a value ClickHouse cannot store alone; the others of its batch ingest', async () => {
+    // Stored before the gateway refused such values: a fractional size in a UInt64 column.
+    const bad = {
+      ...sample,
+      symbols: [{ ...sample.symbols[0]!, size: 2.5 }, ...sample.symbols.slice(1)],
+    };
+    const ids = await Promise.all([
+      storeReport(sha(40)),
+      storeReport(sha(41), { report: bad }),
+      storeReport(sha(42)),
+    ]);
+    const outcomes = await Promise.allSettled(ids.map((reportId) => ingest().ingest({ reportId })));
+    expect(outcomes[1]).toMatchObject({
+      status: 'rejected',
+      reason: {
+        name: 'UnrecoverableError',
+        message: `report ${ids[1]}: symbols_v1 row 0: size 2.5 is not a UInt64`,
+      },
+    });
+    for (const i of [0, 2]) {
+      expect(outcomes[i]).toMatchObject({ status: 'fulfilled', value: { batchSize: 2 } });
+      expect(await rows('symbols_v1', ids[i]!, 'name')).toHaveLength(sample.symbols.length);
+    }
+    expect(await rows('symbols_v1', ids[1]!, 'name')).toHaveLength(0);
+    const stored = await prisma.report.findUniqueOrThrow({ where: { id: ids[1] } });
+    expect(stored.ingestBatchId).toBeNull();
+  });
+
   it('never doubles rows when a batch is written again after a crash before marking', async () => {
     const ids = await Promise.all([25, 26, 27].map((n) => storeReport(sha(n))));
     await Promise.all(ids.map((reportId) => ingest().ingest({ reportId })));

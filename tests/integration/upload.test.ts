@@ -434,7 +434,20 @@ describe('POST /upload', () => {
             }),
           ),
         400,
-        /memory_layout.FLASH.used_size must be a number/,
+        /memory_layout.FLASH.used_size must be a non-negative integer/,
+      ],
+      [
+        // Stored as UInt64 in ClickHouse: refused here, not left to fail ingestion later.
+        'fractional symbol size',
+        () =>
+          post(
+            envelope(sha(70), null, {
+              ...sample,
+              symbols: [{ ...sample.symbols[0]!, size: 2.5 }, ...sample.symbols.slice(1)],
+            }),
+          ),
+        400,
+        /memory_analysis.symbols\[0\].size must be a non-negative integer/,
       ],
       [
         'bad sha',

@@ -65,10 +65,19 @@ class Fields {
     return value;
   }
 
-  number(value: unknown, path: string): void {
-    if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(`${path} must be a number`);
+  /** An address, size or line: stored as ClickHouse UInt64, so a whole number in its range. */
+  count(value: unknown, path: string): void {
+    if (!isCount(value)) this.fail(`${path} must be a non-negative integer`);
   }
 }
+
+const UINT64_LIMIT = 2 ** 64;
+const isCount = (value: unknown): boolean =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < UINT64_LIMIT;
+
+/** Optional text of a report entry: absent, null or a string. */
+const isText = (value: unknown): boolean =>
+  value === undefined || value === null || typeof value === 'string';
 
 function checkLayout(f: Fields, layout: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(layout)) {
@@ -76,7 +85,8 @@ function checkLayout(f: Fields, layout: Record<string, unknown>): void {
     const region = f.object(value, path);
     if (!region) continue;
     for (const key of ['address', 'limit_size', 'used_size'] as const)
-      f.number(region[key], `${path}.${key}`);
+      f.count(region[key], `${path}.${key}`);
+    if (!isText(region.type)) f.fail(`${path}.type must be a string`);
     if (region.sections === undefined) continue;
     if (!Array.isArray(region.sections)) {
       f.fail(`${path}.sections must be an array`);
@@ -86,8 +96,9 @@ function checkLayout(f: Fields, layout: Record<string, unknown>): void {
       const s = f.object(section, `${path}.sections[${i}]`);
       if (!s) return;
       if (typeof s.name !== 'string') f.fail(`${path}.sections[${i}].name must be a string`);
-      f.number(s.address, `${path}.sections[${i}].address`);
-      f.number(s.size, `${path}.sections[${i}].size`);
+      f.count(s.address, `${path}.sections[${i}].address`);
+      f.count(s.size, `${path}.sections[${i}].size`);
+      if (!isText(s.type)) f.fail(`${path}.sections[${i}].type must be a string`);
     });
   }
 }
@@ -99,20 +110,63 @@ function checkSymbols(f: Fields, symbols: unknown): void {
   let bad = 0;
   for (let i = 0; i < symbols.length && bad < 5; i++) {
     const s = symbols[i] as Record<string, unknown> | null;
-    const path = `memory_analysis.symbols[${i}]`;
     if (!s || typeof s !== 'object') {
-      f.fail(`${path} must be an object`);
+      f.fail(`memory_analysis.symbols[${i}] must be an object`);
       bad++;
-      continue;
+    } else if (!symbolFits(s)) {
+      const problems = symbolProblems(s, `memory_analysis.symbols[${i}]`);
+      problems.forEach((problem) => f.fail(problem));
+      bad += problems.length;
     }
-    const problems = [
-      typeof s.name !== 'string' && `${path}.name must be a string`,
-      typeof s.address !== 'number' && `${path}.address must be a number`,
-      (typeof s.size !== 'number' || s.size < 0) && `${path}.size must be a non-negative number`,
-    ].filter((problem): problem is string => Boolean(problem));
-    problems.forEach((problem) => f.fail(problem));
-    bad += problems.length;
   }
+}
+
+const SYMBOL_TEXT = [
+  'type',
+  'binding',
+  'visibility',
+  'section',
+  'source_file',
+  'archive',
+  'object_file',
+  'full_name',
+] as const;
+
+const isLine = (value: unknown) =>
+  value === undefined || value === null || (isCount(value) && (value as number) < 2 ** 32);
+
+/**
+ * Whether the worker can store a symbol: checked at upload, so a bad symbol is a 400 naming it
+ * rather than an ingest job failing after the upload was accepted. The fields of SYMBOL_TEXT
+ * are spelled out because a fixed property read is several times faster than a lookup by key,
+ * and this runs on every symbol of every upload.
+ */
+function symbolFits(s: Record<string, unknown>): boolean {
+  return (
+    typeof s.name === 'string' &&
+    isCount(s.address) &&
+    isCount(s.size) &&
+    isLine(s.source_line) &&
+    isText(s.type) &&
+    isText(s.binding) &&
+    isText(s.visibility) &&
+    isText(s.section) &&
+    isText(s.source_file) &&
+    isText(s.archive) &&
+    isText(s.object_file) &&
+    isText(s.full_name)
+  );
+}
+
+/** What does not fit, field by field, for the message of a symbol that `symbolFits` refused. */
+function symbolProblems(s: Record<string, unknown>, path: string): string[] {
+  return [
+    typeof s.name !== 'string' && `${path}.name must be a string`,
+    !isCount(s.address) && `${path}.address must be a non-negative integer`,
+    !isCount(s.size) && `${path}.size must be a non-negative integer`,
+    !isLine(s.source_line) && `${path}.source_line must be a non-negative 32-bit integer`,
+    ...SYMBOL_TEXT.map((key) => !isText(s[key]) && `${path}.${key} must be a string`),
+  ].filter((problem): problem is string => Boolean(problem));
 }
 
 function parseTimestamp(f: Fields, value: string | null): Date | null {

@@ -65,6 +65,33 @@ const TABLE_COLUMNS: Record<IngestTable, readonly (readonly [string, string])[]>
   ],
 };
 
+/** Bounds of the unsigned column types; other columns are String. */
+const UNSIGNED_LIMIT: Record<string, number> = { UInt32: 2 ** 32, UInt64: 2 ** 64 };
+
+/**
+ * The first value among `rows` that `table` cannot store, described; undefined when every one
+ * fits. Checked per report before it joins a batch: ClickHouse refuses a whole insert for one
+ * bad value, and the other reports of the batch must not fail with it.
+ */
+export function unstorableValue(
+  table: IngestTable,
+  rows: readonly Record<string, unknown>[],
+): string | undefined {
+  // Column by column, with the checks inline: this runs on every symbol of every report.
+  for (const [name, type] of TABLE_COLUMNS[table]) {
+    const limit = UNSIGNED_LIMIT[type] ?? 0;
+    for (let i = 0; i < rows.length; i++) {
+      const value = rows[i]![name];
+      const fits =
+        limit === 0
+          ? typeof value === 'string' || Number.isFinite(value)
+          : Number.isInteger(value) && (value as number) >= 0 && (value as number) < limit;
+      if (!fits) return `${table} row ${i}: ${name} ${JSON.stringify(value)} is not a ${type}`;
+    }
+  }
+  return undefined;
+}
+
 /** The rows of one report version for one table, with the columns they share. */
 export interface ReportRows {
   context: RowContext;

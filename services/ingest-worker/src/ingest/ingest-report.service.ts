@@ -12,6 +12,7 @@ import {
   ClickHouseWriter,
   INGEST_TABLES,
   type IngestTable,
+  unstorableValue,
 } from './clickhouse-writer.js';
 import { regionRows, sectionRows, symbolRows, type RowContext } from './rows.js';
 import { StoredReports, type StoredReport } from './stored-reports.js';
@@ -144,15 +145,16 @@ export class IngestReportService {
       memory_layout: memory.memory_layout ?? {},
       symbols: memory.symbols ?? [],
     };
-    return {
-      report,
-      context: contextOf(report),
-      rows: {
-        regions_v1: regionRows(memory),
-        sections_v1: sectionRows(memory),
-        symbols_v1: symbolRows(memory),
-      },
+    const rows = {
+      regions_v1: regionRows(memory),
+      sections_v1: sectionRows(memory),
+      symbols_v1: symbolRows(memory),
     };
+    for (const table of INGEST_TABLES) {
+      const problem = unstorableValue(table, rows[table]);
+      if (problem) throw new UnrecoverableError(`report ${report.id}: ${problem}`);
+    }
+    return { report, context: contextOf(report), rows };
   }
 
   /** Records a new batch on its reports, then writes the ones it could take. */
