@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     database: stores.clickhouseDatabase,
   });
   const metrics = new ServiceMetrics('ingest-worker');
-  const writer = new ClickHouseWriter(clickhouse, metrics);
+  const writer = new ClickHouseWriter(clickhouse, metrics, { CLICKHOUSE_TOPOLOGY: 'single' });
   const sql = createSqlPool(stores.databaseUrl);
   const stored = new StoredReports(sql);
   const service = new IngestReportService(stored, writer, metrics);

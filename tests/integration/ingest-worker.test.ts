@@ -6,7 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '@memtrail/config';
-import { createClickHouse, type ClickHouseClient } from '@memtrail/clickhouse';
+import { createClickHouse, deleteStatement, type ClickHouseClient } from '@memtrail/clickhouse';
 import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
 import { createPrismaClient, type PrismaClient, type ReportKind } from '@memtrail/db';
 import {
@@ -463,6 +463,22 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
       (n) => n === 0,
     );
     await purges.close();
+  });
+
+  it('writes cluster deletes ClickHouse can parse, for every table a report has', async () => {
+    // No cluster runs here: ClickHouse parses the statements the worker sends on one.
+    for (const table of ['symbols_v1', 'file_sizes_v1', 'section_bytes_v1']) {
+      const statement = deleteStatement(
+        'cluster',
+        table,
+        "report_id = 'it''s' AND ingest_version < 2",
+      );
+      const result = await clickhouse.query({
+        query: `EXPLAIN AST ${statement}`,
+        format: 'TabSeparated',
+      });
+      expect(await result.text()).toContain(`DeleteQuery  ${table}_local`);
+    }
   });
 
   it('sweeps reports whose job was lost back into the queue', async () => {

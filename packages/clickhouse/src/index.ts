@@ -1,6 +1,7 @@
 export { ClickHouseClient, ClickHouseError, type ClickHouseSettings } from '@clickhouse/client';
 export { createClickHouse, pingClickHouse, type ClickHouseOptions } from './client.js';
 export { quoteDatabaseName } from './identifiers.js';
+export { CLICKHOUSE_TOPOLOGIES, deleteStatement, type ClickHouseTopology } from './topology.js';
 export {
   migrate,
   MIGRATIONS_TABLE,

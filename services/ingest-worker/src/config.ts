@@ -1,4 +1,5 @@
-import { IsInt, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Max, Min } from 'class-validator';
+import { CLICKHOUSE_TOPOLOGIES, type ClickHouseTopology } from '@memtrail/clickhouse';
 import { CommonConfig, IsHttpUrl, IsPostgresUrl, IsRedisUrl } from '@memtrail/config';
 
 /** Every variable the ingest worker reads; validated at start-up (see README "Configuration"). */
@@ -17,6 +18,10 @@ export class WorkerConfig extends CommonConfig {
 
   @IsString()
   CLICKHOUSE_DATABASE: string = 'memtrail';
+
+  /** `cluster` when the tables are Replicated + Distributed, as the migrator laid them out. */
+  @IsIn(CLICKHOUSE_TOPOLOGIES)
+  CLICKHOUSE_TOPOLOGY: ClickHouseTopology = 'single';
 
   /** Jobs one worker process runs at once; scale out with more processes beyond that. */
   @IsInt()

@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { Inject, Injectable } from '@nestjs/common';
-import { ClickHouseClient } from '@memtrail/clickhouse';
+import { ClickHouseClient, deleteStatement } from '@memtrail/clickhouse';
 import { recordClickHouseInsert, ServiceMetrics } from '@memtrail/metrics';
+import { WorkerConfig } from '../config.js';
 import type { RowContext } from './rows.js';
 import { tabSeparatedRows } from './tab-separated.js';
 
@@ -169,6 +170,7 @@ export class ClickHouseWriter {
   constructor(
     @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
     @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
+    @Inject(WorkerConfig) private readonly config: Pick<WorkerConfig, 'CLICKHOUSE_TOPOLOGY'>,
   ) {}
 
   /** Rows are sent as one TabSeparated body per chunk of CHUNK_ROWS rows. */
@@ -222,20 +224,24 @@ export class ClickHouseWriter {
 
   /** Drops the rows of versions older than `version` once that version is readable. */
   async deleteOlder(reportId: string, version: number): Promise<void> {
-    for (const table of REPORT_TABLES) {
-      await this.clickhouse.command({
-        query: `DELETE FROM ${table} WHERE report_id = {reportId:String} AND ingest_version < {version:UInt64}`,
-        query_params: { reportId, version },
-      });
-    }
+    await this.delete(
+      `report_id = ${stringLiteral(reportId)} AND ingest_version < ${integerLiteral(version)}`,
+    );
   }
 
   /** Every row of a deleted project, in every table. */
   async deleteProject(projectId: string): Promise<void> {
+    await this.delete(`project_id = ${stringLiteral(projectId)}`);
+  }
+
+  /**
+   * Deletes matching rows from every table of a report. Values are literals, not query
+   * parameters: on a cluster the statement is queued for each node as text.
+   */
+  private async delete(condition: string): Promise<void> {
     for (const table of REPORT_TABLES) {
       await this.clickhouse.command({
-        query: `DELETE FROM ${table} WHERE project_id = {projectId:String}`,
-        query_params: { projectId },
+        query: deleteStatement(this.config.CLICKHOUSE_TOPOLOGY, table, condition),
       });
     }
   }
