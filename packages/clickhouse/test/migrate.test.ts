@@ -223,6 +223,75 @@ describe('ClickHouse migrations', () => {
     }
   });
 
+  it('moves symbol history reads to the symbol_sizes projection, rows already stored included', async () => {
+    const database = freshDatabase();
+    const before = await mkdtemp(join(tmpdir(), 'memtrail-ch-0005-'));
+    const db = createClickHouse({ url: server.url, database, logLevel: ClickHouseLogLevel.OFF });
+    try {
+      for (const migration of await loadMigrations()) {
+        if (migration.version > 5) continue;
+        await cp(join(DEFAULT_MIGRATIONS_DIR, migration.file), join(before, migration.file));
+      }
+      await migrate({ url: server.url, database, migrationsDir: before });
+      const symbol = (report: string, name: string, size: number) => ({
+        project_id: 'p',
+        target_id: 't',
+        report_id: report,
+        commit_sha: report,
+        commit_time: '2026-01-01 00:00:00.000',
+        name,
+        address: 8,
+        size,
+        ingest_version: 1,
+      });
+      for (const report of ['r1', 'r2']) {
+        await db.insert({
+          table: 'symbols_v1',
+          format: 'JSONEachRow',
+          values: [symbol(report, 'main', report === 'r1' ? 100 : 120), symbol(report, 'idle', 4)],
+        });
+      }
+      await migrate({ url: server.url, database });
+
+      // The mutation materialising the projection on the earlier parts runs in the background.
+      const projections = async () =>
+        query<{ name: string; parts: number }>(
+          `SELECT name, count() AS parts FROM system.projection_parts
+           WHERE database = {db:String} AND table = 'symbols_v1' AND active GROUP BY name`,
+          { db: database },
+        );
+      const deadline = Date.now() + 20_000;
+      while (JSON.stringify(await projections()) !== '[{"name":"symbol_sizes","parts":2}]') {
+        if (Date.now() > deadline) throw new Error(JSON.stringify(await projections()));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const history = `SELECT report_id, sum(size) AS size FROM symbols_v1
+        WHERE project_id = 'p' AND target_id = 't' AND name = 'main'
+        GROUP BY report_id, ingest_version ORDER BY report_id`;
+      // Four rows read as fast from the table itself, so the projection is required here: the
+      // read fails unless the projection holds every column it needs.
+      const projected = { force_optimize_projection: 1 } as const;
+      const plan = await db.query({
+        query: `EXPLAIN ${history}`,
+        format: 'TabSeparated',
+        clickhouse_settings: projected,
+      });
+      expect(await plan.text()).toContain('ReadFromMergeTree (symbol_sizes)');
+      const read = await db.query({
+        query: history,
+        format: 'JSONEachRow',
+        clickhouse_settings: projected,
+      });
+      expect(await read.json()).toEqual([
+        { report_id: 'r1', size: 100 },
+        { report_id: 'r2', size: 120 },
+      ]);
+    } finally {
+      await db.close();
+      await rm(before, { recursive: true, force: true });
+    }
+  });
+
   it('applies each migration exactly once with concurrent migrators', async () => {
     const database = freshDatabase();
     const dir = await mkdtemp(join(tmpdir(), 'memtrail-ch-migrations-'));

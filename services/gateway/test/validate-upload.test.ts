@@ -64,7 +64,9 @@ describe('upload validation', () => {
     const flash = sample.memory_layout.FLASH!;
     const refusal = (region: Record<string, unknown>) => {
       try {
-        validateUpload(envelope({ ...sample, memory_layout: { FLASH: region } } as MemoryReport));
+        validateUpload(
+          envelope({ ...sample, memory_layout: { FLASH: region } } as unknown as MemoryReport),
+        );
       } catch (error) {
         return (error as Error).message;
       }

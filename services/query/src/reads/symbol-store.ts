@@ -79,7 +79,7 @@ const SIDE = (p: string) =>
 
 /**
  * Named ClickHouse reads of the query service. Every read is keyed by the table's ordering-key
- * prefix (project, target, report) or by the `symbol_history` projection / `file_sizes_v1`, and
+ * prefix (project, target, report) or by the `symbol_sizes` projection / `file_sizes_v1`, and
  * always at the version Postgres records as ingested.
  */
 @Injectable()
@@ -227,7 +227,7 @@ export class SymbolStore {
 
   /**
    * One symbol name's size in every report version of a target, read through the
-   * `symbol_history` projection (ordered by project, target, name). Callers keep the versions
+   * `symbol_sizes` projection (ordered by project, target, name). Callers keep the versions
    * Postgres marks as ingested.
    */
   async symbolSizes(projectId: string, targetId: string, name: string): Promise<VersionedSize[]> {
