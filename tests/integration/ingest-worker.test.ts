@@ -26,6 +26,7 @@ import {
   ParentNotIngestedError,
 } from '../../services/ingest-worker/src/ingest/ingest-report.service.js';
 import { ReportsSweeper } from '../../services/ingest-worker/src/ingest/reports-sweeper.js';
+import { StoredReports } from '../../services/ingest-worker/src/ingest/stored-reports.js';
 
 const sample = JSON.parse(
   readFileSync(new URL('../fixtures/membrowse-sample-report.json', import.meta.url), 'utf8'),
@@ -267,6 +268,31 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     expect(await rows('symbols_v1', ids[1]!, 'name')).toHaveLength(0);
     const stored = await prisma.report.findUniqueOrThrow({ where: { id: ids[1] } });
     expect(stored.ingestBatchId).toBeNull();
+  });
+
+  it('replays a batch recorded with an unreadable report without it; the rest ingests', async () => {
+    // A batch recorded before values were checked, whose writing never finished.
+    const bad = { ...sample, symbols: [{ ...sample.symbols[0]!, address: -8 }] };
+    const [good, unreadable] = await Promise.all([
+      storeReport(sha(43)),
+      storeReport(sha(44), { report: bad }),
+    ]);
+    await worker.get(StoredReports).joinBatch('00000000-0000-4000-8000-0000000000b1', [
+      { id: good!, version: 1 },
+      { id: unreadable!, version: 1 },
+    ]);
+    const [first, second] = await Promise.allSettled(
+      [good!, unreadable!].map((reportId) => ingest().ingest({ reportId, version: 1 })),
+    );
+    expect(first).toMatchObject({
+      status: 'fulfilled',
+      value: { status: 'ingested', batchSize: 1 },
+    });
+    expect(second).toMatchObject({
+      status: 'rejected',
+      reason: { name: 'UnrecoverableError', message: expect.stringContaining('address -8') },
+    });
+    expect(await rows('symbols_v1', good!, 'name')).toHaveLength(sample.symbols.length);
   });
 
   it('never doubles rows when a batch is written again after a crash before marking', async () => {

@@ -69,8 +69,8 @@ type BatchOutcome = IngestOutcome | undefined;
 @Injectable()
 export class IngestReportService {
   private readonly logger = new Logger(IngestReportService.name);
-  /** Replays of batches under way, by batch id. */
-  private readonly replays = new Map<string, Promise<Map<string, IngestOutcome>>>();
+  /** Replays of batches under way, by batch id: each member's outcome, or why it failed. */
+  private readonly replays = new Map<string, Promise<Map<string, IngestOutcome | Error>>>();
   private readonly batcher = new Batcher<PreparedReport, BatchOutcome>({
     write: (reports) => this.writeNewBatch(reports),
     sizeOf: (prepared) => Math.max(1, ...INGEST_TABLES.map((t) => prepared.rows[t].length)),
@@ -180,16 +180,34 @@ export class IngestReportService {
       this.replays.set(batchId, replay);
     }
     const outcome = (await replay).get(report.id);
+    if (outcome instanceof Error) throw outcome;
     return outcome ?? this.run({ reportId: report.id, version: report.version });
   }
 
-  private async writePendingMembers(batchId: string): Promise<Map<string, IngestOutcome>> {
+  /**
+   * A member that cannot be prepared (a batch recorded before its values were checked) fails
+   * alone and is left out, as an overwritten one is: rows it may have in a table the batch did
+   * reach are never read, since it is never marked ingested.
+   */
+  private async writePendingMembers(batchId: string): Promise<Map<string, IngestOutcome | Error>> {
     const members: PreparedReport[] = [];
+    const failed = new Map<string, Error>();
     for (const member of await this.reports.pendingMembers(batchId)) {
-      members.push(await this.prepare(member));
+      try {
+        members.push(await this.prepare(member));
+      } catch (error) {
+        if (!(error instanceof UnrecoverableError)) throw error;
+        failed.set(member.id, error);
+      }
     }
-    this.logger.warn(`writing batch ${batchId} again: ${members.length} reports not marked`);
-    return this.writeBatch(batchId, members);
+    this.logger.warn(
+      `writing batch ${batchId} again: ${members.length} reports not marked` +
+        (failed.size > 0 ? `, ${failed.size} left out as unreadable` : ''),
+    );
+    return new Map<string, IngestOutcome | Error>([
+      ...(await this.writeBatch(batchId, members)),
+      ...failed,
+    ]);
   }
 
   private async writeBatch(
