@@ -17,7 +17,10 @@ import { createPrismaClient, createSqlPool } from '@memtrail/db';
 import { ServiceMetrics } from '@memtrail/metrics';
 import { readStackEnv } from '@memtrail/local-stack';
 import { createIsolatedStores } from '@memtrail/testing';
-import { ClickHouseWriter } from '../../services/ingest-worker/src/ingest/clickhouse-writer.js';
+import {
+  ClickHouseWriter,
+  REPORT_TABLES,
+} from '../../services/ingest-worker/src/ingest/clickhouse-writer.js';
 import { IngestReportService } from '../../services/ingest-worker/src/ingest/ingest-report.service.js';
 import { StoredReports } from '../../services/ingest-worker/src/ingest/stored-reports.js';
 import { symbolRows, type RowContext } from '../../services/ingest-worker/src/ingest/rows.js';
@@ -41,15 +44,6 @@ const workerCpuMs = () => {
   return (user + system) / 1000;
 };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-
-/** Every table an ingest writes, directly or through a materialized view. */
-const MERGED_TABLES = [
-  'symbols_v1',
-  'sections_v1',
-  'regions_v1',
-  'file_sizes_v1',
-  'section_bytes_v1',
-];
 
 async function timed<T>(into: Record<string, number[]>, step: string, run: () => Promise<T> | T) {
   const t0 = performance.now();
@@ -167,7 +161,7 @@ async function main(): Promise<void> {
       throw new Error(`symbols_v1 holds ${n} rows (${u} distinct), expected ${expected}`);
     // Parts written by the rounds are merged later, at a cost the rounds only partly show:
     // merge every table to one part and count that too, per report stored.
-    for (const table of MERGED_TABLES) {
+    for (const table of REPORT_TABLES) {
       await clickhouse.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
     }
     const fullyMerged = (clickhouseCpuMs() - clickhouseStart) / storedReports;

@@ -14,7 +14,7 @@ export type IngestTable = (typeof INGEST_TABLES)[number];
  * Every table holding a report's rows: the ones written here plus those the materialized views
  * fill from symbols_v1 (per-file sizes, per-section bytes). Cleanups must reach all of them.
  */
-const REPORT_TABLES = [...INGEST_TABLES, 'file_sizes_v1', 'section_bytes_v1'] as const;
+export const REPORT_TABLES = [...INGEST_TABLES, 'file_sizes_v1', 'section_bytes_v1'] as const;
 
 /** Rows per insert: large enough for ClickHouse, small enough to bound worker memory. */
 export const CHUNK_ROWS = 50_000;
