@@ -28,6 +28,8 @@ export async function startLocalClickHouse(): Promise<{ url: string; started: bo
       '--host',
       '127.0.0.1',
     ],
+    // Inserts and merges; reads share its priority, acknowledging uploads does not.
+    background: true,
   });
   await waitFor('ClickHouse (embedded)', () => pingHttp(`${url}/ping`), {
     log: logFile('clickhouse'),

@@ -42,23 +42,62 @@ export interface DetachedProcess {
   args: string[];
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * Throughput work (ingestion, ClickHouse's inserts and merges) that should yield the CPU to
+   * latency-sensitive processes (acknowledging uploads, answering reads) on a shared machine.
+   */
+  background?: boolean;
+}
+
+/** Nice value of background processes: they still get about a tenth of a busy core's time. */
+export const BACKGROUND_NICE = 10;
+
+/**
+ * Lowers a started process's CPU priority. `nice` applies to every thread it will create; with
+ * scheduler autogroups (most desktop and many server kernels) the process is also alone in the
+ * group its new session created, and groups share the CPU equally whatever their threads' nice
+ * values, so the group's own nice is set too.
+ */
+function backgroundCommand(command: string, args: string[]): [string, string[]] {
+  return ['nice', ['-n', String(BACKGROUND_NICE), command, ...args]];
+}
+
+function lowerAutogroupPriority(name: string, pid: number): void {
+  const autogroup = `/proc/${pid}/autogroup`;
+  if (!existsSync(autogroup)) return;
+  try {
+    writeFileSync(autogroup, String(BACKGROUND_NICE));
+  } catch (error) {
+    // The process runs either way, only at the same priority as everything else.
+    console.warn(`Could not lower the CPU priority of ${name}: ${(error as Error).message}`);
+  }
 }
 
 /** Starts a process that outlives this one, with output appended to .data/logs/<name>.log. */
-export function spawnDetached({ name, command, args, env, cwd }: DetachedProcess): number {
+export function spawnDetached({
+  name,
+  command,
+  args,
+  env,
+  cwd,
+  background = false,
+}: DetachedProcess): number {
   const log = logFile(name);
   mkdirSync(dirname(log), { recursive: true });
   mkdirSync(dirname(pidFile(name)), { recursive: true });
   const fd = openSync(log, 'a');
   try {
-    const child = spawn(command, args, {
+    const [file, argv] = background ? backgroundCommand(command, args) : [command, args];
+    const child = spawn(file, argv, {
       cwd,
       env: env ?? process.env,
       detached: true,
       stdio: ['ignore', fd, fd],
     });
-    if (!child.pid) throw new Error(`Could not start ${name}: ${command} ${args.join(' ')}`);
+    if (!child.pid) throw new Error(`Could not start ${name}: ${file} ${argv.join(' ')}`);
     child.unref();
+    // spawn() returns once the child has exec'd, so it already leads its own session here.
+    if (background) lowerAutogroupPriority(name, child.pid);
     writeFileSync(pidFile(name), `${child.pid}\n`);
     return child.pid;
   } finally {

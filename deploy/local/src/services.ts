@@ -72,6 +72,7 @@ export async function ensureService(
       METRICS_PORT: String(metricsPort(service, Number(env.PORT ?? 5000))),
     },
     cwd: repoRoot,
+    background: service === 'ingest-worker',
   });
   return state;
 }

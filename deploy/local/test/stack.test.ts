@@ -1,9 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
+import { existsSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureStores } from '../src/stores.js';
 import { withStackLock } from '../src/lock.js';
 import { pingRedis } from '../src/redis.js';
 import { pingHttp } from '../src/clickhouse.js';
+import { BACKGROUND_NICE, spawnDetached, stopProcess } from '../src/processes.js';
+
+/** Nice value of a process's main thread (field 19 of /proc/<pid>/stat). */
+const niceOf = (pid: number) =>
+  Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
 
 describe('local stack', () => {
   it('serialises concurrent start-ups with the stack lock', async () => {
@@ -40,5 +47,31 @@ describe('local stack', () => {
     const redis = new URL(first.stores.REDIS_URL);
     expect(await pingRedis(redis.hostname, Number(redis.port))).toBe(true);
     expect(await pingHttp(`${first.stores.CLICKHOUSE_URL}/ping`)).toBe(true);
+  });
+
+  it("starts background processes at a lower CPU priority, their own and their group's", async () => {
+    const expected = Math.min(19, getPriority() + BACKGROUND_NICE);
+    const started = (name: string, background: boolean) =>
+      spawnDetached({ name, command: 'sleep', args: ['30'], background });
+    const background = started('test-background', true);
+    const foreground = started('test-foreground', false);
+    try {
+      // `nice` sets the priority, then execs the command.
+      for (
+        let i = 0;
+        i < 100 && readFileSync(`/proc/${background}/comm`, 'utf8') !== 'sleep\n';
+        i++
+      )
+        await sleep(20);
+      expect(niceOf(background)).toBe(expected);
+      expect(niceOf(foreground)).toBe(getPriority());
+      const autogroup = `/proc/${background}/autogroup`;
+      if (existsSync(autogroup)) {
+        expect(readFileSync(autogroup, 'utf8')).toMatch(new RegExp(`nice ${BACKGROUND_NICE}\\b`));
+      }
+    } finally {
+      await stopProcess('test-background');
+      await stopProcess('test-foreground');
+    }
   });
 });
