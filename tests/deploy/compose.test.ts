@@ -14,6 +14,7 @@ interface ComposeService {
   healthcheck?: { test: string[] };
   depends_on?: Record<string, { condition: string }>;
   volumes?: string[];
+  cpu_shares?: number;
 }
 interface ComposeFile {
   services: Record<string, ComposeService>;
@@ -122,5 +123,14 @@ describe(`docker-compose.yml (rendered by ${renderedBy})`, () => {
     const command = compose.services['redis']!.command!.join(' ');
     expect(command).toContain('--appendonly yes');
     expect(command).toContain('--maxmemory-policy noeviction');
+  });
+
+  it('gives ingestion a lower CPU weight than the services that answer', () => {
+    const weight = (service: string) => Number(compose.services[service]!.cpu_shares ?? 1024);
+    for (const background of ['ingest-worker', 'clickhouse']) {
+      for (const foreground of ['gateway', 'query', 'postgres', 'redis']) {
+        expect(weight(background)).toBeLessThan(weight(foreground));
+      }
+    }
   });
 });
