@@ -5,6 +5,7 @@
 #
 #   entrypoint.sh gateway | query | ingest-worker   run a service in the foreground
 #   entrypoint.sh migrate                           apply Postgres, then ClickHouse migrations
+#   entrypoint.sh reingest [--project <id>]         mark stored reports for ingestion again
 #
 # Migrations never run from a service's start-up: `migrate` is a one-shot job (compose service,
 # Kubernetes Job, `npm run migrate`). Both migrators take a lock, so concurrent runs are safe.
@@ -31,8 +32,11 @@ case "$command" in
     esac
     exec node "$root/packages/clickhouse/dist/cli/migrate.js"
     ;;
+  reingest)
+    exec node "$root/packages/db/dist/cli/reingest.js" "$@"
+    ;;
   *)
-    echo "usage: entrypoint.sh gateway|query|ingest-worker|migrate" >&2
+    echo "usage: entrypoint.sh gateway|query|ingest-worker|migrate|reingest" >&2
     exit 2
     ;;
 esac

@@ -126,7 +126,18 @@ describe('deploy/docker/entrypoint.sh', () => {
   it('names its commands when given an unknown one', () => {
     const result = spawnSync(ENTRYPOINT, ['web'], { encoding: 'utf8' });
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('usage: entrypoint.sh gateway|query|ingest-worker|migrate');
+    expect(result.stderr).toContain(
+      'usage: entrypoint.sh gateway|query|ingest-worker|migrate|reingest',
+    );
+  });
+
+  it('passes reingest its arguments, which it checks before connecting', () => {
+    const result = spawnSync(ENTRYPOINT, ['reingest', '--project', 'firmware'], {
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--project must be a project id (a UUID), got "firmware"');
   });
 
   it('rejects an unknown ClickHouse topology before touching ClickHouse', () => {

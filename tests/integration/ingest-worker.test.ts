@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { INestApplicationContext } from '@nestjs/common';
@@ -13,6 +14,7 @@ import {
   createRedisConnection,
   createReportsQueue,
   enqueueReport,
+  ingestJobId,
   QueueNames,
   type ProjectPurgeJob,
   type ReportsQueue,
@@ -57,18 +59,25 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
       kind?: ReportKind;
       parentSha?: string;
       payload?: Buffer;
+      /** Another project's target; the suite's own by default. */
+      target?: { projectId: string; targetId: string };
     } = {},
   ): Promise<string> {
+    const target = options.target ?? { projectId, targetId };
     const envelope: UploadEnvelope = {
       metadata: { git: { commit_hash: commit }, target_name: 'stm32', identical: false },
       memory_analysis: options.report ?? sample,
     };
     const row = await prisma.commit.create({
-      data: { projectId, sha: commit, committedAt: new Date('2026-11-01T10:00:00Z') },
+      data: {
+        projectId: target.projectId,
+        sha: commit,
+        committedAt: new Date('2026-11-01T10:00:00Z'),
+      },
     });
     const report = await prisma.report.create({
       data: {
-        targetId,
+        targetId: target.targetId,
         commitId: row.id,
         kind: options.kind ?? 'full',
         parentSha: options.parentSha ?? null,
@@ -511,11 +520,67 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     const reportId = await storeReport(sha(8));
     // Stored and acknowledged, but the job never reached Redis (or Redis was flushed).
     await prisma.$executeRaw`UPDATE reports SET updated_at = now() - interval '1 hour' WHERE id = ${reportId}::uuid`;
-    expect(await worker.get(ReportsSweeper).sweepOnce()).toBeGreaterThanOrEqual(1);
+    expect(await worker.get(ReportsSweeper).sweepOnce()).toContain(reportId);
     const job = await queue.getJob(`report-${reportId}-v1`);
     await job!.waitUntilFinished(events, 30_000);
     expect((await prisma.report.findUniqueOrThrow({ where: { id: reportId } })).status).toBe(
       'ingested',
     );
+  });
+
+  it('writes every row again after ClickHouse lost them, once `reingest` marked the reports', async () => {
+    // A project of its own: reingest marks every report of the project it is given.
+    const owner = await prisma.user.findFirstOrThrow();
+    const project = await prisma.project.create({ data: { name: 'Rebuilt', ownerId: owner.id } });
+    const target = {
+      projectId: project.id,
+      targetId: (await prisma.target.create({ data: { projectId: project.id, name: 'nrf' } })).id,
+    };
+    const reportId = await storeReport(sha(11), { target });
+    const jobId = await enqueueReport(queue, { reportId, version: 1 });
+    await (await queue.getJob(jobId))!.waitUntilFinished(events, 30_000);
+    const columns = 'symbol_index, name, address, size, source_file';
+    const stored = await rows('symbols_v1', reportId, columns);
+    expect(stored).toHaveLength(sample.symbols.length);
+
+    for (const table of ['symbols_v1', 'regions_v1', 'sections_v1', 'file_sizes_v1']) {
+      await clickhouse.command({
+        query: deleteStatement('single', table, `report_id = '${reportId}'`),
+      });
+    }
+    expect(await rows('symbols_v1', reportId, columns)).toHaveLength(0);
+
+    const cli = spawnSync(
+      process.execPath,
+      ['packages/db/dist/cli/reingest.js', '--project', project.id],
+      { env: { ...process.env, DATABASE_URL: stores.databaseUrl }, encoding: 'utf8' },
+    );
+    expect(cli.stderr).toBe('');
+    expect(cli.stdout).toContain(`marked 1 report(s) of project ${project.id}`);
+    expect(cli.status).toBe(0);
+    const marked = await prisma.report.findUniqueOrThrow({ where: { id: reportId } });
+    expect(marked).toMatchObject({ version: 2, status: 'pending', ingestedVersion: null });
+
+    await prisma.$executeRaw`UPDATE reports SET updated_at = now() - interval '1 hour' WHERE id = ${reportId}::uuid`;
+    expect(await worker.get(ReportsSweeper).sweepOnce()).toContain(reportId);
+    const again = await queue.getJob(ingestJobId({ reportId, version: 2 }));
+    await again!.waitUntilFinished(events, 30_000);
+    expect(await rows('symbols_v1', reportId, columns, 2)).toEqual(stored);
+    expect(await rows('file_sizes_v1', reportId, 'source_file', 2)).not.toHaveLength(0);
+    expect(await prisma.report.findUniqueOrThrow({ where: { id: reportId } })).toMatchObject({
+      status: 'ingested',
+      ingestedVersion: 2,
+    });
+  });
+
+  it('leaves a long-pending report alone while its job still waits in the queue', async () => {
+    const reportId = await storeReport(sha(10));
+    await prisma.$executeRaw`UPDATE reports SET updated_at = now() - interval '1 hour' WHERE id = ${reportId}::uuid`;
+    // A backlog: the job exists but has not run yet.
+    const jobId = ingestJobId({ reportId, version: 1 });
+    await queue.add('ingest', { reportId, version: 1 }, { jobId, delay: 60_000 });
+    expect(await worker.get(ReportsSweeper).sweepOnce()).not.toContain(reportId);
+    expect(await queue.getJobState(jobId)).toBe('delayed');
+    await queue.remove(jobId);
   });
 });

@@ -12,6 +12,7 @@ export {
   type MigrateResult,
   type Migration,
 } from './migrate.js';
+export { markForReingest, type ReingestScope } from './reingest.js';
 export {
   createSqlPool,
   inTransaction,

@@ -11,14 +11,17 @@ import {
   createRedisConnection,
   createReportsQueue,
   enqueueReport,
+  ingestJobId,
   type ReportsQueue,
 } from '@memtrail/queue';
 import { WorkerConfig } from '../config.js';
 
 /**
- * Re-enqueues reports still pending long after their upload: their job was lost (Redis flushed
- * or down when the gateway enqueued). Job ids are derived from report and version, so a report
- * whose job still exists is not enqueued twice. Every worker runs it; that is harmless.
+ * Re-enqueues reports still pending long after their upload whose job is gone: Redis was
+ * flushed, or down when the gateway enqueued. A report whose job still exists — queued in a
+ * backlog, running, retrying, or failed for an operator to retry — is left alone. Job ids are
+ * derived from report and version, so no version is ever queued twice. Every worker runs it;
+ * that is harmless.
  */
 @Injectable()
 export class ReportsSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -26,7 +29,7 @@ export class ReportsSweeper implements OnApplicationBootstrap, OnApplicationShut
   private timer?: NodeJS.Timeout;
   private connection?: Redis;
   private queue?: ReportsQueue;
-  private running?: Promise<number>;
+  private running?: Promise<string[]>;
 
   constructor(
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
@@ -39,31 +42,37 @@ export class ReportsSweeper implements OnApplicationBootstrap, OnApplicationShut
     this.timer.unref();
   }
 
-  /** One pass; returns how many reports were handed to the queue. */
-  sweepOnce(): Promise<number> {
+  /** One pass; returns the ids of the reports handed to the queue again. */
+  sweepOnce(): Promise<string[]> {
     this.running ??= this.sweep()
       .catch((error: Error) => {
         this.logger.error(`sweep failed: ${error.message}`);
-        return 0;
+        return [];
       })
       .finally(() => (this.running = undefined));
     return this.running;
   }
 
-  private async sweep(): Promise<number> {
+  private async sweep(): Promise<string[]> {
     const before = new Date(Date.now() - this.config.SWEEP_AFTER_MS);
     const pending = await this.prisma.report.findMany({
       where: { status: 'pending', updatedAt: { lt: before } },
       select: { id: true, version: true },
-      orderBy: { updatedAt: 'asc' },
+      // Uploads in their order among equals (reports marked for reingestion together), so a
+      // parent is queued before the identical builds that copy its rows.
+      orderBy: [{ updatedAt: 'asc' }, { createdAt: 'asc' }],
       take: 1000,
     });
-    if (pending.length === 0) return 0;
+    if (pending.length === 0) return [];
     const queue = this.reportsQueue();
-    for (const report of pending)
-      await enqueueReport(queue, { reportId: report.id, version: report.version });
-    this.logger.log(`re-enqueued ${pending.length} pending report(s)`);
-    return pending.length;
+    const jobs = pending.map((report) => ({ reportId: report.id, version: report.version }));
+    // One round trip for all: ioredis pipelines commands sent without waiting.
+    const states = await Promise.all(jobs.map((job) => queue.getJobState(ingestJobId(job))));
+    const lost = jobs.filter((_, i) => states[i] === 'unknown');
+    for (const job of lost) await enqueueReport(queue, job);
+    if (lost.length > 0)
+      this.logger.warn(`re-enqueued ${lost.length} pending report(s) whose job was lost`);
+    return lost.map((job) => job.reportId);
   }
 
   private reportsQueue(): ReportsQueue {
