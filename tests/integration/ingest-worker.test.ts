@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '@memtrail/config';
 import { createClickHouse, deleteStatement, type ClickHouseClient } from '@memtrail/clickhouse';
@@ -455,6 +455,18 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     const parent = await rows<{ name: string; size: number }>('symbols_v1', parentId, 'name, size');
     expect(child.map(({ name, size }) => ({ name, size }))).toEqual(parent);
     expect(new Set(child.map((r) => r.commit_sha))).toEqual(new Set([sha(6)]));
+  });
+
+  it('fails an identical report at once when its parent failed for good', async () => {
+    await storeReport(sha(12), { payload: Buffer.from('not gzip') });
+    await prisma.$executeRaw`UPDATE reports r SET status = 'failed', last_error = 'stored payload is unreadable'
+      FROM commits c WHERE c.id = r.commit_id AND c.sha = ${sha(12)}`;
+    const childId = await storeReport(sha(13), { kind: 'identical', parentSha: sha(12) });
+    const failure = ingest().ingest({ reportId: childId, version: 1 });
+    await expect(failure).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(failure).rejects.toThrow(
+      `parent ${sha(12)} failed to ingest (stored payload is unreadable)`,
+    );
   });
 
   it('marks a report failed, with the reason, when its job fails for good', async () => {

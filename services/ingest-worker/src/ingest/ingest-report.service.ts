@@ -269,7 +269,15 @@ export class IngestReportService {
     const parent = parentSha ? await this.reports.ofCommit(targetId, parentSha) : null;
     if (!parent)
       throw new UnrecoverableError(`identical report ${id}: parent ${parentSha} has no report`);
-    if (parent.ingestedVersion === null) throw new ParentNotIngestedError(id, parentSha!);
+    if (parent.ingestedVersion === null) {
+      // Waiting cannot help once the parent failed for good; say why instead of timing out.
+      if (parent.status === 'failed') {
+        throw new UnrecoverableError(
+          `identical report ${id}: parent ${parentSha} failed to ingest (${parent.lastError ?? 'no reason recorded'}); retry it, then this report`,
+        );
+      }
+      throw new ParentNotIngestedError(id, parentSha!);
+    }
     const context = contextOf(report);
     const rows = {} as Record<IngestTable, number>;
     for (const table of INGEST_TABLES) {

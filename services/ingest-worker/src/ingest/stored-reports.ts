@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SqlPool } from '@memtrail/db';
+import { SqlPool, type ReportStatus } from '@memtrail/db';
 
 /** A stored report with what ingesting it needs. */
 export interface StoredReport {
@@ -39,6 +39,14 @@ const SELECT_REPORT = `
  * of hundreds of kilobytes and marks its report, and through Prisma's query compiler those two
  * statements cost about 45 ms of CPU per report (see SqlPool).
  */
+/** A parent's state, for an identical build that copies its rows. */
+export interface CommitReport {
+  id: string;
+  ingestedVersion: number | null;
+  status: ReportStatus;
+  lastError: string | null;
+}
+
 @Injectable()
 export class StoredReports {
   constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
@@ -94,12 +102,10 @@ export class StoredReports {
   }
 
   /** The report of `sha` on the same target, with the version ClickHouse holds. */
-  async ofCommit(
-    targetId: string,
-    sha: string,
-  ): Promise<{ id: string; ingestedVersion: number | null } | null> {
-    const { rows } = await this.sql.query<{ id: string; ingestedVersion: number | null }>(
-      `SELECT r.id::text, r.ingested_version AS "ingestedVersion"
+  async ofCommit(targetId: string, sha: string): Promise<CommitReport | null> {
+    const { rows } = await this.sql.query<CommitReport>(
+      `SELECT r.id::text, r.ingested_version AS "ingestedVersion", r.status::text AS status,
+              r.last_error AS "lastError"
        FROM reports r JOIN commits c ON c.id = r.commit_id
        WHERE r.target_id = $1 AND c.sha = $2 LIMIT 1`,
       [targetId, sha],
