@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -125,6 +126,7 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
       QUEUE_PREFIX: stores.queuePrefix,
       SWEEP_INTERVAL_MS: '0',
       SWEEP_AFTER_MS: '1000',
+      WORKER_PARENT_WAIT_MS: '300',
     });
     worker = await NestFactory.createApplicationContext(AppModule.register(config), {
       logger: false,
@@ -455,6 +457,24 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     const parent = await rows<{ name: string; size: number }>('symbols_v1', parentId, 'name, size');
     expect(child.map(({ name, size }) => ({ name, size }))).toEqual(parent);
     expect(new Set(child.map((r) => r.commit_sha))).toEqual(new Set([sha(6)]));
+  });
+
+  it('keeps an identical build waiting for its parent without using up its attempts', async () => {
+    const parentId = await storeReport(sha(14));
+    const childId = await storeReport(sha(15), { kind: 'identical', parentSha: sha(14) });
+    const childJob = await enqueueReport(queue, { reportId: childId, version: 1 });
+    // Several looks for the parent's rows (one every 300 ms), more than backoff would allow.
+    await sleep(2000);
+    expect(await queue.getJobState(childJob)).toBe('delayed');
+    expect((await queue.getJob(childJob))!.attemptsMade).toBe(0);
+
+    await enqueueReport(queue, { reportId: parentId, version: 1 });
+    await (await queue.getJob(childJob))!.waitUntilFinished(events, 30_000);
+    expect(await prisma.report.findUniqueOrThrow({ where: { id: childId } })).toMatchObject({
+      status: 'ingested',
+      ingestedVersion: 1,
+    });
+    expect(await rows('symbols_v1', childId, 'name')).toHaveLength(sample.symbols.length);
   });
 
   it('fails an identical report at once when its parent failed for good', async () => {

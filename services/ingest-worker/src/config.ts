@@ -39,6 +39,11 @@ export class WorkerConfig extends CommonConfig {
   @Min(100)
   WORKER_OUTAGE_PAUSE_MS: number = 5000;
 
+  /** How long an identical build's job waits before looking for its parent's rows again. */
+  @IsInt()
+  @Min(100)
+  WORKER_PARENT_WAIT_MS: number = 5000;
+
   /** How often the sweeper looks for reports whose job was lost; 0 turns it off. */
   @IsInt()
   @Min(0)

@@ -5,14 +5,14 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PrismaClient } from '@memtrail/db';
 import { acceptRequestId, runWithRequestId } from '@memtrail/logging';
 import { ServiceMetrics } from '@memtrail/metrics';
 import { createRedisConnection, QueueNames, type IngestReportJob } from '@memtrail/queue';
 import { WorkerConfig } from '../config.js';
-import { IngestReportService } from './ingest-report.service.js';
+import { IngestReportService, ParentNotIngestedError } from './ingest-report.service.js';
 import { isStoreUnreachable } from './outage.js';
 
 /**
@@ -39,10 +39,10 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
     this.worker = new Worker<IngestReportJob>(
       QueueNames.reports,
       // Each attempt is timed and logs under the upload's request id (or the job's id).
-      (job: Job<IngestReportJob>) =>
+      (job: Job<IngestReportJob>, token?: string) =>
         runWithRequestId(acceptRequestId(job.data.requestId ?? job.id), () =>
           this.metrics.time(this.metrics.jobDuration, { queue: QueueNames.reports }, () =>
-            this.process(job),
+            this.process(job, token),
           ),
         ),
       {
@@ -70,12 +70,18 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
 
   /**
    * While ClickHouse or Postgres is unreachable the whole worker pauses and the job goes back to
-   * the queue without using up an attempt: an outage must not turn reports into failures.
+   * the queue without using up an attempt: an outage must not turn reports into failures. An
+   * identical build whose parent is still on its way waits the same way, however long the
+   * backlog ahead of the parent (a parent that failed fails it at once).
    */
-  private async process(job: Job<IngestReportJob>) {
+  private async process(job: Job<IngestReportJob>, token?: string) {
     try {
       return await this.ingest.ingest(job.data);
     } catch (error) {
+      if (error instanceof ParentNotIngestedError) {
+        await job.moveToDelayed(Date.now() + this.config.WORKER_PARENT_WAIT_MS, token);
+        throw new DelayedError(error.message);
+      }
       if (!isStoreUnreachable(error) || !this.worker) throw error;
       this.logger.warn(
         `report ${job.data.reportId}: a store is unreachable (${(error as Error).message}); ` +
