@@ -36,7 +36,7 @@ export type IngestOutcome =
   | { status: 'already_ingested'; reportId: string; version: number }
   | { status: 'stale'; reportId: string; version: number; current?: number };
 
-/** Thrown while an identical report's parent has no rows yet; BullMQ retries with backoff. */
+/** Thrown while an identical report's parent has no rows yet; the consumer delays the job. */
 export class ParentNotIngestedError extends Error {
   constructor(reportId: string, parentSha: string) {
     super(`report ${reportId} is identical to ${parentSha}, which is not ingested yet`);

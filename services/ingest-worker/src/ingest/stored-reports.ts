@@ -34,11 +34,6 @@ const SELECT_REPORT = `
          r.payload
   FROM reports r JOIN targets t ON t.id = r.target_id JOIN commits c ON c.id = r.commit_id`;
 
-/**
- * The worker's reads and writes of the `reports` table, in plain SQL: every job loads a payload
- * of hundreds of kilobytes and marks its report, and through Prisma's query compiler those two
- * statements cost about 45 ms of CPU per report (see SqlPool).
- */
 /** A parent's state, for an identical build that copies its rows. */
 export interface CommitReport {
   id: string;
@@ -47,6 +42,11 @@ export interface CommitReport {
   lastError: string | null;
 }
 
+/**
+ * The worker's reads and writes of the `reports` table, in plain SQL: every job loads a payload
+ * of hundreds of kilobytes and marks its report, and through Prisma's query compiler those two
+ * statements cost about 45 ms of CPU per report (see SqlPool).
+ */
 @Injectable()
 export class StoredReports {
   constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
