@@ -605,6 +605,37 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     });
   });
 
+  it('finds a lost job behind a backlog of thousands of queued reports', async () => {
+    // 1,000 reports pending for an hour, each with its job waiting (delayed here, so none runs).
+    const backlog = await prisma.$queryRaw<{ id: string }[]>`
+      WITH c AS (
+        INSERT INTO commits (project_id, sha)
+        SELECT ${projectId}::uuid, 'f' || lpad(to_hex(n), 39, '0') FROM generate_series(1, 1000) n
+        RETURNING id)
+      INSERT INTO reports (target_id, commit_id, kind, payload, payload_sha256, updated_at)
+      SELECT ${targetId}::uuid, c.id, 'full', decode('00', 'hex'), 'test', now() - interval '1 hour' FROM c
+      RETURNING id::text`;
+    await queue.addBulk(
+      backlog.map(({ id }) => ({
+        name: 'ingest' as const,
+        data: { reportId: id, version: 1 },
+        opts: { jobId: ingestJobId({ reportId: id, version: 1 }), delay: 600_000 },
+      })),
+    );
+    // Pending a little less long than the backlog, so it comes after it; its job was lost.
+    const lostId = await storeReport(sha(16));
+    await prisma.$executeRaw`UPDATE reports SET updated_at = now() - interval '30 minutes' WHERE id = ${lostId}::uuid`;
+
+    expect(await worker.get(ReportsSweeper).sweepOnce()).toEqual([lostId]);
+    const job = await queue.getJob(ingestJobId({ reportId: lostId, version: 1 }));
+    await job!.waitUntilFinished(events, 30_000);
+
+    await Promise.all(
+      backlog.map(({ id }) => queue.remove(ingestJobId({ reportId: id, version: 1 }))),
+    );
+    await prisma.report.deleteMany({ where: { id: { in: backlog.map(({ id }) => id) } } });
+  });
+
   it('leaves a long-pending report alone while its job still waits in the queue', async () => {
     const reportId = await storeReport(sha(10));
     await prisma.$executeRaw`UPDATE reports SET updated_at = now() - interval '1 hour' WHERE id = ${reportId}::uuid`;

@@ -23,6 +23,10 @@ import { WorkerConfig } from '../config.js';
  * derived from report and version, so no version is ever queued twice. Every worker runs it;
  * that is harmless.
  */
+/** Pending reports read per query, and pages read per pass at most. */
+const SWEEP_PAGE = 1000;
+const SWEEP_MAX_PAGES = 100;
+
 @Injectable()
 export class ReportsSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ReportsSweeper.name);
@@ -55,24 +59,36 @@ export class ReportsSweeper implements OnApplicationBootstrap, OnApplicationShut
 
   private async sweep(): Promise<string[]> {
     const before = new Date(Date.now() - this.config.SWEEP_AFTER_MS);
-    const pending = await this.prisma.report.findMany({
-      where: { status: 'pending', updatedAt: { lt: before } },
-      select: { id: true, version: true },
-      // Uploads in their order among equals (reports marked for reingestion together), so a
-      // parent is queued before the identical builds that copy its rows.
-      orderBy: [{ updatedAt: 'asc' }, { createdAt: 'asc' }],
-      take: 1000,
-    });
-    if (pending.length === 0) return [];
-    const queue = this.reportsQueue();
-    const jobs = pending.map((report) => ({ reportId: report.id, version: report.version }));
-    // One round trip for all: ioredis pipelines commands sent without waiting.
-    const states = await Promise.all(jobs.map((job) => queue.getJobState(ingestJobId(job))));
-    const lost = jobs.filter((_, i) => states[i] === 'unknown');
-    for (const job of lost) await enqueueReport(queue, job);
-    if (lost.length > 0)
-      this.logger.warn(`re-enqueued ${lost.length} pending report(s) whose job was lost`);
-    return lost.map((job) => job.reportId);
+    const requeued: string[] = [];
+    // Page on past reports whose job still exists: a backlog of thousands (a reingestion, a
+    // burst of uploads) must not hide the lost jobs behind it, nor make them wait for it.
+    let cursor: string | undefined;
+    for (let page = 0; page < SWEEP_MAX_PAGES; page++) {
+      const pending = await this.prisma.report.findMany({
+        where: { status: 'pending', updatedAt: { lt: before } },
+        select: { id: true, version: true },
+        // Uploads in their order among equals (reports marked for reingestion together), so a
+        // parent is queued before the identical builds that copy its rows.
+        orderBy: [{ updatedAt: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
+        take: SWEEP_PAGE,
+        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      });
+      if (pending.length === 0) break;
+      const queue = this.reportsQueue();
+      const jobs = pending.map((report) => ({ reportId: report.id, version: report.version }));
+      // One round trip for the page: ioredis pipelines commands sent without waiting.
+      const states = await Promise.all(jobs.map((job) => queue.getJobState(ingestJobId(job))));
+      for (const [i, job] of jobs.entries()) {
+        if (states[i] !== 'unknown') continue;
+        await enqueueReport(queue, job);
+        requeued.push(job.reportId);
+      }
+      if (pending.length < SWEEP_PAGE) break;
+      cursor = pending.at(-1)!.id;
+    }
+    if (requeued.length > 0)
+      this.logger.warn(`re-enqueued ${requeued.length} pending report(s) whose job was lost`);
+    return requeued;
   }
 
   private reportsQueue(): ReportsQueue {
