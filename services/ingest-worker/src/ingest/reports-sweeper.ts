@@ -87,7 +87,9 @@ export class ReportsSweeper implements OnApplicationBootstrap, OnApplicationShut
       cursor = pending.at(-1)!.id;
     }
     if (requeued.length > 0)
-      this.logger.warn(`re-enqueued ${requeued.length} pending report(s) whose job was lost`);
+      this.logger.warn(
+        `enqueued ${requeued.length} pending report(s) that had no job in the queue`,
+      );
     return requeued;
   }
 
