@@ -467,6 +467,12 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     await sleep(2000);
     expect(await queue.getJobState(childJob)).toBe('delayed');
     expect((await queue.getJob(childJob))!.attemptsMade).toBe(0);
+    // Waiting is not failing, in the metrics either.
+    const durations = await worker.get(ServiceMetrics).jobDuration.get();
+    const delayed = durations.values.find(
+      (v) => v.metricName?.endsWith('_count') && v.labels.outcome === 'delayed',
+    );
+    expect(delayed?.value).toBeGreaterThanOrEqual(2);
 
     await enqueueReport(queue, { reportId: parentId, version: 1 });
     await (await queue.getJob(childJob))!.waitUntilFinished(events, 30_000);
@@ -626,7 +632,11 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     const lostId = await storeReport(sha(16));
     await prisma.$executeRaw`UPDATE reports SET updated_at = now() - interval '30 minutes' WHERE id = ${lostId}::uuid`;
 
+    const requeued = async () =>
+      (await worker.get(ServiceMetrics).reportsRequeued.get()).values[0]?.value ?? 0;
+    const before = await requeued();
     expect(await worker.get(ReportsSweeper).sweepOnce()).toEqual([lostId]);
+    expect(await requeued()).toBe(before + 1);
     const job = await queue.getJob(ingestJobId({ reportId: lostId, version: 1 }));
     await job!.waitUntilFinished(events, 30_000);
 

@@ -63,6 +63,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  /** Pending reports the worker's sweeper enqueued because no job was queued for them. */
+  readonly reportsRequeued = new Counter({
+    name: 'memtrail_reports_requeued_total',
+    help: 'Pending reports enqueued by the sweeper: their job was lost, or they were marked for reingestion',
+    registers: [this.registry],
+  });
+
   /** Failures worth alerting on, by where they happened (http_5xx, rpc, job, ...). */
   readonly errors = new Counter({
     name: 'memtrail_errors_total',
@@ -77,11 +84,15 @@ export class ServiceMetrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'memtrail_' });
   }
 
-  /** Times `work` into `histogram`; failures count as `outcome="error"` and are rethrown. */
+  /**
+   * Times `work` into `histogram` with `outcome="ok"`; a failure is rethrown and labelled by
+   * `outcomeOf` (by default `error`), so a job that only waits need not look like a failure.
+   */
   async time<T, L extends string>(
     histogram: Histogram<L | 'outcome'>,
     labels: Partial<Record<L, string>>,
     work: () => Promise<T>,
+    outcomeOf: (error: unknown) => string = () => 'error',
   ): Promise<T> {
     const stop = histogram.startTimer(labels as Partial<Record<L | 'outcome', string>>);
     try {
@@ -89,7 +100,7 @@ export class ServiceMetrics {
       stop({ outcome: 'ok' } as Partial<Record<L | 'outcome', string>>);
       return result;
     } catch (error) {
-      stop({ outcome: 'error' } as Partial<Record<L | 'outcome', string>>);
+      stop({ outcome: outcomeOf(error) } as Partial<Record<L | 'outcome', string>>);
       throw error;
     }
   }

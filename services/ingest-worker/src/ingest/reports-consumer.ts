@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, RateLimitError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PrismaClient } from '@memtrail/db';
 import { acceptRequestId, runWithRequestId } from '@memtrail/logging';
@@ -41,8 +41,11 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
       // Each attempt is timed and logs under the upload's request id (or the job's id).
       (job: Job<IngestReportJob>, token?: string) =>
         runWithRequestId(acceptRequestId(job.data.requestId ?? job.id), () =>
-          this.metrics.time(this.metrics.jobDuration, { queue: QueueNames.reports }, () =>
-            this.process(job, token),
+          this.metrics.time(
+            this.metrics.jobDuration,
+            { queue: QueueNames.reports },
+            () => this.process(job, token),
+            jobOutcome,
           ),
         ),
       {
@@ -112,4 +115,11 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
     await this.worker?.close();
     await this.connection?.quit();
   }
+}
+
+/** How a job attempt that threw ended: waiting for a parent or an outage is not a failure. */
+function jobOutcome(error: unknown): string {
+  if (error instanceof DelayedError) return 'delayed';
+  if (error instanceof RateLimitError) return 'paused';
+  return 'error';
 }

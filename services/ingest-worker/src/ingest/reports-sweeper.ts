@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { PrismaClient } from '@memtrail/db';
+import { ServiceMetrics } from '@memtrail/metrics';
 import {
   createRedisConnection,
   createReportsQueue,
@@ -38,6 +39,7 @@ export class ReportsSweeper implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -86,6 +88,7 @@ export class ReportsSweeper implements OnApplicationBootstrap, OnApplicationShut
       if (pending.length < SWEEP_PAGE) break;
       cursor = pending.at(-1)!.id;
     }
+    this.metrics.reportsRequeued.inc(requeued.length);
     if (requeued.length > 0)
       this.logger.warn(
         `enqueued ${requeued.length} pending report(s) that had no job in the queue`,
