@@ -169,6 +169,14 @@ describe('ClickHouse migrations', () => {
         sorting_key: 'project_id, target_id, report_id, name, address, symbol_index',
       },
     ]);
+
+    // 0007: merges of the symbol table climb fewer levels. Asked of the engine itself, so an
+    // engine that does not know the setting fails here rather than in a deployment.
+    const [symbols] = await query<{ engine_full: string }>(
+      `SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = 'symbols_v1'`,
+      { db: database },
+    );
+    expect(symbols!.engine_full).toContain('merge_selector_base = 10');
   });
 
   it('honours deduplication tokens and versions on the symbol table', async () => {
