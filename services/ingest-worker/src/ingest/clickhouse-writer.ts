@@ -5,7 +5,7 @@ import { ClickHouseClient, deleteStatement } from '@memtrail/clickhouse';
 import { recordClickHouseInsert, ServiceMetrics } from '@memtrail/metrics';
 import { WorkerConfig } from '../config.js';
 import type { RowContext } from './rows.js';
-import { tabSeparatedRows } from './tab-separated.js';
+import { lineEncoder, tabSeparatedBody, type LineEncoder } from './tab-separated.js';
 
 export const INGEST_TABLES = ['regions_v1', 'sections_v1', 'symbols_v1'] as const;
 export type IngestTable = (typeof INGEST_TABLES)[number];
@@ -65,6 +65,14 @@ const TABLE_COLUMNS: Record<IngestTable, readonly (readonly [string, string])[]>
     ['object_file', 'String'],
   ],
 };
+
+/** Each table's body line: the report's position in the batch, then the table's own columns. */
+const LINE_ENCODERS = Object.fromEntries(
+  Object.entries(TABLE_COLUMNS).map(([table, columns]) => [
+    table,
+    lineEncoder(columns.map(([name]) => name)),
+  ]),
+) as Record<IngestTable, LineEncoder>;
 
 /** Bounds of the unsigned column types; other columns are String. */
 const UNSIGNED_LIMIT: Record<string, number> = { UInt32: 2 ** 32, UInt64: 2 ** 64 };
@@ -175,17 +183,20 @@ export class ClickHouseWriter {
 
   /** Rows are sent as one TabSeparated body per chunk of CHUNK_ROWS rows. */
   async insert(table: IngestTable, token: string, reports: readonly ReportRows[]): Promise<void> {
-    const own = TABLE_COLUMNS[table].map(([name]) => name);
     const query = insertStatement(
       table,
       reports.map((r) => r.context),
     );
     let chunk = 0;
     for (const pieces of chunks(reports, CHUNK_ROWS)) {
-      const body = Buffer.concat(
-        pieces.map(({ report, from, to }) =>
-          tabSeparatedRows(`${report + 1}\t`, reports[report]!.rows, own, from, to),
-        ),
+      const body = tabSeparatedBody(
+        LINE_ENCODERS[table],
+        pieces.map(({ report, from, to }) => ({
+          prefix: `${report + 1}\t`,
+          rows: reports[report]!.rows,
+          from,
+          to,
+        })),
       );
       const rows = pieces.reduce((n, p) => n + p.to - p.from, 0);
       const chunkToken = `${token}:${table}:${chunk++}`;
