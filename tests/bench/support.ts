@@ -124,10 +124,14 @@ export async function waitForMergesToSettle(clickhouseUrl: string, timeoutMs = 1
  * embedded ClickHouse, which has no metrics port of its own.
  */
 export function processCpuMs(pid: string | undefined): number {
-  if (!pid) return NaN;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return pid ? statCpuMs(`/proc/${pid}/stat`) : NaN;
+}
+
+/** CPU milliseconds (user + system) in a `/proc/<pid>/stat` or `/proc/<pid>/task/<tid>/stat`. */
+export function statCpuMs(path: string): number {
+  const stat = readFileSync(path, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms.
+  // utime and stime are fields 14 and 15 of the stat line, in clock ticks of 10 ms.
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
