@@ -136,6 +136,13 @@ async function main(): Promise<void> {
     _max: { ingestedAt: true },
   });
   const rows = total * symbolCount;
+  // How long after its upload each report became readable in full (symbols included); only
+  // meaningful while the worker ingests during the uploads.
+  const lags = separatePhases
+    ? []
+    : (await prisma.report.findMany({ where, select: { createdAt: true, ingestedAt: true } }))
+        .map((r) => r.ingestedAt!.getTime() - r.createdAt.getTime())
+        .sort((a, b) => a - b);
 
   latencies.sort((a, b) => a - b);
   const ms = (v: number) => `${v.toFixed(1)} ms`;
@@ -170,6 +177,13 @@ async function main(): Promise<void> {
         end_to_end_seconds: +endToEnd.toFixed(1),
         rows_per_second_end_to_end: Math.round(rows / endToEnd),
         ingest_seconds_after_uploads: +ingestSeconds.toFixed(1),
+        ingest_lag: lags.length
+          ? {
+              p50: ms(percentile(lags, 50)),
+              p95: ms(percentile(lags, 95)),
+              max: ms(lags.at(-1)!),
+            }
+          : null,
         rows_per_second_ingest_window: Math.round(
           rows /
             ((window._max.ingestedAt!.getTime() - window._min.ingestedAt!.getTime()) / 1000 || 1),
