@@ -21,6 +21,7 @@ import {
   ClickHouseWriter,
   REPORT_TABLES,
 } from '../../services/ingest-worker/src/ingest/clickhouse-writer.js';
+import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 import { IngestReportService } from '../../services/ingest-worker/src/ingest/ingest-report.service.js';
 import { StoredReports } from '../../services/ingest-worker/src/ingest/stored-reports.js';
 import { symbolRows, type RowContext } from '../../services/ingest-worker/src/ingest/rows.js';
@@ -64,7 +65,11 @@ async function main(): Promise<void> {
   const writer = new ClickHouseWriter(clickhouse, metrics, { CLICKHOUSE_TOPOLOGY: 'single' });
   const sql = createSqlPool(stores.databaseUrl);
   const stored = new StoredReports(sql);
-  const service = new IngestReportService(stored, writer, metrics);
+  const service = new IngestReportService(stored, writer, metrics, {
+    WORKER_BATCH_LINGER_MS: Number(
+      process.env.WORKER_BATCH_LINGER_MS ?? new WorkerConfig().WORKER_BATCH_LINGER_MS,
+    ),
+  });
   try {
     const owner = await prisma.user.create({ data: { email: 'bench@example.com' } });
     const project = await prisma.project.create({ data: { name: 'bench', ownerId: owner.id } });

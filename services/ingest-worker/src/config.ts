@@ -29,6 +29,16 @@ export class WorkerConfig extends CommonConfig {
   @Max(64)
   WORKER_CONCURRENCY: number = 8;
 
+  /**
+   * How long the reports prepared together wait for more before they are written as one batch.
+   * Each batch costs ClickHouse parts to write and merge whatever its size, so gathering the
+   * uploads that arrive one at a time saves it most of its work, for this much delay.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  WORKER_BATCH_LINGER_MS: number = 1000;
+
   /** How long a job's lock lasts: a worker killed mid-job has its job rerun after this. */
   @IsInt()
   @Min(1000)

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Batcher } from '../src/ingest/batcher.js';
 
 /** A batcher over numbers (each its own size) that records the groups it writes. */
-function recording(maxSize = 10, maxWaitMs = 50) {
+function recording(maxSize = 10, maxWaitMs = 50, lingerMs = 0) {
   const groups: number[][] = [];
   const batcher = new Batcher<number, string>({
     write: async (items) => {
@@ -12,9 +12,12 @@ function recording(maxSize = 10, maxWaitMs = 50) {
     sizeOf: (n) => n,
     maxSize,
     maxWaitMs,
+    lingerMs,
   });
   return { batcher, groups };
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Batcher', () => {
   it('writes a lone job at once', async () => {
@@ -86,6 +89,45 @@ describe('Batcher', () => {
       'Error: ClickHouse is down',
       'Error: ClickHouse is down',
     ]);
+  });
+
+  it('with a linger, holds a lone item that long, then writes it', async () => {
+    const { batcher, groups } = recording(10, 20, 150);
+    const started = performance.now();
+    const written = batcher.enter().submit(1);
+    await sleep(60);
+    expect(groups).toEqual([]);
+    await expect(written).resolves.toBe('wrote 1 with 1');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('with a linger, gathers the items of jobs that start while it waits', async () => {
+    const { batcher, groups } = recording(10, 20, 150);
+    const first = batcher.enter().submit(1);
+    await sleep(40);
+    const late = batcher.enter();
+    await sleep(40);
+    const second = late.submit(2);
+    await expect(Promise.all([first, second])).resolves.toEqual([
+      'wrote 1 with 2',
+      'wrote 2 with 2',
+    ]);
+    expect(groups).toEqual([[1, 2]]);
+  });
+
+  it('with a linger, writes a group that reaches the maximum size at once', async () => {
+    const { batcher, groups } = recording(10, 60_000, 60_000);
+    const written = [batcher.enter().submit(4), batcher.enter().submit(6)];
+    await expect(Promise.all(written)).resolves.toEqual(['wrote 4 with 2', 'wrote 6 with 2']);
+    expect(groups).toEqual([[4, 6]]);
+  });
+
+  it('with a linger, still writes once the linger is over while a job is preparing', async () => {
+    const { batcher, groups } = recording(10, 20, 60);
+    const slow = batcher.enter();
+    await expect(batcher.enter().submit(3)).resolves.toBe('wrote 3 with 1');
+    expect(groups).toEqual([[3]]);
+    slow.leave();
   });
 
   it('takes one item per ticket', async () => {

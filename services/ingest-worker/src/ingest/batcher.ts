@@ -2,9 +2,10 @@
  * Groups work items that jobs running at the same time submit, so they are written together.
  *
  * Jobs announce themselves when they start (`enter`) and either submit an item or leave. A
- * group is written as soon as no announced job is still preparing an item, when it reaches
- * `maxSize`, or `maxWaitMs` after its first item, whichever comes first: a lone job is never
- * held back, and a busy worker writes few, large groups.
+ * group is written when it reaches `maxSize`; otherwise once `lingerMs` have passed since its
+ * first item and no announced job is still preparing one, and at the latest `maxWaitMs` (or
+ * `lingerMs`, if longer) after its first item. A busy worker writes few, large groups; with
+ * `lingerMs` a worker that receives jobs one at a time gathers them too.
  */
 export interface BatcherOptions<T, R> {
   /** Writes one group; returns one result per item, in order. */
@@ -13,7 +14,10 @@ export interface BatcherOptions<T, R> {
   sizeOf(item: T): number;
   /** A group is written once it reaches this size; an item that would pass it starts a new one. */
   maxSize: number;
+  /** The longest a group waits for jobs still preparing an item. */
   maxWaitMs: number;
+  /** How long a group waits for more jobs to arrive; 0 writes it once no job is preparing. */
+  lingerMs?: number;
 }
 
 /** One job's place in the batcher; `submit` or `leave` ends it, whichever comes first. */
@@ -33,6 +37,9 @@ export class Batcher<T, R> {
   private group: Waiting<T, R>[] = [];
   private groupSize = 0;
   private timer: NodeJS.Timeout | undefined;
+  private lingerTimer: NodeJS.Timeout | undefined;
+  /** The current group has waited `lingerMs`. */
+  private lingered = false;
 
   constructor(private readonly options: BatcherOptions<T, R>) {}
 
@@ -51,7 +58,7 @@ export class Batcher<T, R> {
         return this.add(item);
       },
       leave: () => {
-        if (close() && this.preparing === 0) this.flush();
+        if (close()) this.flushIfIdle();
       },
     };
   }
@@ -61,14 +68,33 @@ export class Batcher<T, R> {
     if (this.group.length > 0 && this.groupSize + size > this.options.maxSize) this.flush();
     const result = new Promise<R>((resolve, reject) => this.group.push({ item, resolve, reject }));
     this.groupSize += size;
-    if (this.preparing === 0 || this.groupSize >= this.options.maxSize) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.options.maxWaitMs);
+    if (this.group.length === 1) this.startWaiting();
+    if (this.groupSize >= this.options.maxSize) this.flush();
+    else this.flushIfIdle();
     return result;
+  }
+
+  private startWaiting(): void {
+    const lingerMs = this.options.lingerMs ?? 0;
+    this.lingered = lingerMs === 0;
+    if (!this.lingered) {
+      this.lingerTimer = setTimeout(() => {
+        this.lingered = true;
+        this.flushIfIdle();
+      }, lingerMs);
+    }
+    this.timer = setTimeout(() => this.flush(), Math.max(this.options.maxWaitMs, lingerMs));
+  }
+
+  private flushIfIdle(): void {
+    if (this.preparing === 0 && this.lingered) this.flush();
   }
 
   private flush(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.lingerTimer);
     this.timer = undefined;
+    this.lingerTimer = undefined;
     const group = this.group;
     if (group.length === 0) return;
     this.group = [];

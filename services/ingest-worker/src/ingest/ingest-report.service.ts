@@ -16,6 +16,7 @@ import {
 } from './clickhouse-writer.js';
 import { regionRows, sectionRows, symbolRows, type RowContext } from './rows.js';
 import { StoredReports, type StoredReport } from './stored-reports.js';
+import { WorkerConfig } from '../config.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -71,20 +72,24 @@ export class IngestReportService {
   private readonly logger = new Logger(IngestReportService.name);
   /** Replays of batches under way, by batch id: each member's outcome, or why it failed. */
   private readonly replays = new Map<string, Promise<Map<string, IngestOutcome | Error>>>();
-  private readonly batcher = new Batcher<PreparedReport, BatchOutcome>({
-    write: (reports) => this.writeNewBatch(reports),
-    sizeOf: (prepared) => Math.max(1, ...INGEST_TABLES.map((t) => prepared.rows[t].length)),
-    // One insert per table, below the size at which ClickHouse would split it into several
-    // blocks: a batch is then stored entirely or not at all under its token.
-    maxSize: CHUNK_ROWS,
-    maxWaitMs: BATCH_MAX_WAIT_MS,
-  });
+  private readonly batcher: Batcher<PreparedReport, BatchOutcome>;
 
   constructor(
     @Inject(StoredReports) private readonly reports: StoredReports,
     @Inject(ClickHouseWriter) private readonly writer: ClickHouseWriter,
     @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
-  ) {}
+    @Inject(WorkerConfig) config: Pick<WorkerConfig, 'WORKER_BATCH_LINGER_MS'>,
+  ) {
+    this.batcher = new Batcher({
+      write: (reports) => this.writeNewBatch(reports),
+      sizeOf: (prepared) => Math.max(1, ...INGEST_TABLES.map((t) => prepared.rows[t].length)),
+      // One insert per table, below the size at which ClickHouse would split it into several
+      // blocks: a batch is then stored entirely or not at all under its token.
+      maxSize: CHUNK_ROWS,
+      maxWaitMs: BATCH_MAX_WAIT_MS,
+      lingerMs: config.WORKER_BATCH_LINGER_MS,
+    });
+  }
 
   async ingest(job: IngestReportJob): Promise<IngestOutcome> {
     const started = performance.now();
