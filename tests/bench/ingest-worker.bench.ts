@@ -66,6 +66,7 @@ async function main(): Promise<void> {
   const sql = createSqlPool(stores.databaseUrl);
   const stored = new StoredReports(sql);
   const service = new IngestReportService(stored, writer, metrics, {
+    WORKER_CONCURRENCY: concurrency,
     WORKER_BATCH_LINGER_MS: Number(
       process.env.WORKER_BATCH_LINGER_MS ?? new WorkerConfig().WORKER_BATCH_LINGER_MS,
     ),

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Batcher } from '../src/ingest/batcher.js';
 
 /** A batcher over numbers (each its own size) that records the groups it writes. */
-function recording(maxSize = 10, maxWaitMs = 50, lingerMs = 0) {
+function recording(maxSize = 10, maxWaitMs = 50, lingerMs = 0, capacity?: number) {
   const groups: number[][] = [];
   const batcher = new Batcher<number, string>({
     write: async (items) => {
@@ -13,6 +13,7 @@ function recording(maxSize = 10, maxWaitMs = 50, lingerMs = 0) {
     maxSize,
     maxWaitMs,
     lingerMs,
+    capacity,
   });
   return { batcher, groups };
 }
@@ -128,6 +129,36 @@ describe('Batcher', () => {
     await expect(batcher.enter().submit(3)).resolves.toBe('wrote 3 with 1');
     expect(groups).toEqual([[3]]);
     slow.leave();
+  });
+
+  it('with a linger, does not wait once every job that can run is waiting here', async () => {
+    const { batcher, groups } = recording(10, 60_000, 60_000, 2);
+    const written = [batcher.enter().submit(1), batcher.enter().submit(2)];
+    await expect(Promise.all(written)).resolves.toEqual(['wrote 1 with 2', 'wrote 2 with 2']);
+    expect(groups).toEqual([[1, 2]]);
+  });
+
+  it('with a linger, counts the jobs whose group is being written as unable to join', async () => {
+    let finishWrite = () => {};
+    const groups: number[][] = [];
+    const batcher = new Batcher<number, number>({
+      write: (items) => {
+        groups.push(items);
+        if (groups.length > 1) return Promise.resolve(items);
+        return new Promise((resolve) => (finishWrite = () => resolve(items)));
+      },
+      sizeOf: (n) => n,
+      maxSize: 10,
+      maxWaitMs: 60_000,
+      lingerMs: 60_000,
+      capacity: 3,
+    });
+    // 5 + 5 fills a group, written at once and still being written when the third job submits.
+    const full = [batcher.enter().submit(5), batcher.enter().submit(5)];
+    await expect(batcher.enter().submit(1)).resolves.toBe(1);
+    expect(groups).toEqual([[5, 5], [1]]);
+    finishWrite();
+    await Promise.all(full);
   });
 
   it('takes one item per ticket', async () => {

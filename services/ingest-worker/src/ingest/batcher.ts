@@ -2,10 +2,11 @@
  * Groups work items that jobs running at the same time submit, so they are written together.
  *
  * Jobs announce themselves when they start (`enter`) and either submit an item or leave. A
- * group is written when it reaches `maxSize`; otherwise once `lingerMs` have passed since its
- * first item and no announced job is still preparing one, and at the latest `maxWaitMs` (or
- * `lingerMs`, if longer) after its first item. A busy worker writes few, large groups; with
- * `lingerMs` a worker that receives jobs one at a time gathers them too.
+ * group is written when it reaches `maxSize`; otherwise once no announced job is still
+ * preparing an item and either `lingerMs` have passed since its first item or no other job can
+ * arrive (every one of `capacity` jobs is waiting here or on a write); and at the latest
+ * `maxWaitMs` (or `lingerMs`, if longer) after its first item. A busy worker writes few, large
+ * groups without waiting; one that receives jobs one at a time gathers them for `lingerMs`.
  */
 export interface BatcherOptions<T, R> {
   /** Writes one group; returns one result per item, in order. */
@@ -18,6 +19,8 @@ export interface BatcherOptions<T, R> {
   maxWaitMs: number;
   /** How long a group waits for more jobs to arrive; 0 writes it once no job is preparing. */
   lingerMs?: number;
+  /** Jobs that can run at once: once all are waiting here, lingering cannot gather more. */
+  capacity?: number;
 }
 
 /** One job's place in the batcher; `submit` or `leave` ends it, whichever comes first. */
@@ -40,6 +43,8 @@ export class Batcher<T, R> {
   private lingerTimer: NodeJS.Timeout | undefined;
   /** The current group has waited `lingerMs`. */
   private lingered = false;
+  /** Items of groups being written. */
+  private writing = 0;
 
   constructor(private readonly options: BatcherOptions<T, R>) {}
 
@@ -87,7 +92,9 @@ export class Batcher<T, R> {
   }
 
   private flushIfIdle(): void {
-    if (this.preparing === 0 && this.lingered) this.flush();
+    if (this.preparing > 0) return;
+    const full = this.group.length + this.writing >= (this.options.capacity ?? Infinity);
+    if (this.lingered || full) this.flush();
   }
 
   private flush(): void {
@@ -99,9 +106,13 @@ export class Batcher<T, R> {
     if (group.length === 0) return;
     this.group = [];
     this.groupSize = 0;
-    this.options.write(group.map((w) => w.item)).then(
-      (results) => group.forEach((w, i) => w.resolve(results[i]!)),
-      (error: unknown) => group.forEach((w) => w.reject(error)),
-    );
+    this.writing += group.length;
+    this.options
+      .write(group.map((w) => w.item))
+      .finally(() => (this.writing -= group.length))
+      .then(
+        (results) => group.forEach((w, i) => w.resolve(results[i]!)),
+        (error: unknown) => group.forEach((w) => w.reject(error)),
+      );
   }
 }

@@ -78,7 +78,8 @@ export class IngestReportService {
     @Inject(StoredReports) private readonly reports: StoredReports,
     @Inject(ClickHouseWriter) private readonly writer: ClickHouseWriter,
     @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
-    @Inject(WorkerConfig) config: Pick<WorkerConfig, 'WORKER_BATCH_LINGER_MS'>,
+    @Inject(WorkerConfig)
+    config: Pick<WorkerConfig, 'WORKER_BATCH_LINGER_MS' | 'WORKER_CONCURRENCY'>,
   ) {
     this.batcher = new Batcher({
       write: (reports) => this.writeNewBatch(reports),
@@ -88,6 +89,7 @@ export class IngestReportService {
       maxSize: CHUNK_ROWS,
       maxWaitMs: BATCH_MAX_WAIT_MS,
       lingerMs: config.WORKER_BATCH_LINGER_MS,
+      capacity: config.WORKER_CONCURRENCY,
     });
   }
 
