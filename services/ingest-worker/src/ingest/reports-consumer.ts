@@ -52,9 +52,10 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
         connection: this.connection,
         prefix: this.config.QUEUE_PREFIX,
         concurrency: this.config.WORKER_CONCURRENCY,
-        // A worker that dies mid-job loses its lock after this long; the job then runs again.
+        // A worker that dies mid-job loses its lock after this long; the job then runs again
+        // once a check for stalled jobs finds it, and checks come every quarter of that.
         lockDuration: this.config.WORKER_LOCK_MS,
-        stalledInterval: this.config.WORKER_LOCK_MS,
+        stalledInterval: Math.max(1000, Math.round(this.config.WORKER_LOCK_MS / 4)),
       },
     );
     this.worker.on('failed', (job, error) => {
