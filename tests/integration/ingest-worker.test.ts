@@ -650,6 +650,23 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     await prisma.report.deleteMany({ where: { id: { in: backlog.map(({ id }) => id) } } });
   });
 
+  it('sweeps from one worker per interval, whichever claims it first in Redis', async () => {
+    const config = { ...worker.get(WorkerConfig), SWEEP_INTERVAL_MS: 60_000 };
+    const sweepers = [1, 2].map(
+      () => new ReportsSweeper(config, prisma, worker.get(ServiceMetrics)),
+    );
+    try {
+      const passes = await Promise.all(sweepers.map((sweeper) => sweeper.tick()));
+      expect(passes.filter((pass) => pass === undefined)).toHaveLength(1);
+      expect(passes.filter((pass) => Array.isArray(pass))).toHaveLength(1);
+      // The claim lasts the interval: no worker sweeps again before it is over.
+      expect(await sweepers[0]!.tick()).toBeUndefined();
+    } finally {
+      await Promise.all(sweepers.map((sweeper) => sweeper.onApplicationShutdown()));
+      await connect().del(`${stores.queuePrefix}:reports-sweeper`);
+    }
+  });
+
   it('leaves a long-pending report alone while its job still waits in the queue', async () => {
     const reportId = await storeReport(sha(10));
     await prisma.$executeRaw`UPDATE reports SET updated_at = now() - interval '1 hour' WHERE id = ${reportId}::uuid`;

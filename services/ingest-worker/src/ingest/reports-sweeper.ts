@@ -21,8 +21,8 @@ import { WorkerConfig } from '../config.js';
  * Re-enqueues reports still pending long after their upload whose job is gone: Redis was
  * flushed, or down when the gateway enqueued. A report whose job still exists — queued in a
  * backlog, running, retrying, or failed for an operator to retry — is left alone. Job ids are
- * derived from report and version, so no version is ever queued twice. Every worker runs it;
- * that is harmless.
+ * derived from report and version, so no version is ever queued twice. Every worker runs the
+ * timer, and one of them sweeps per interval.
  */
 /** Pending reports read per query, and pages read per pass at most. */
 const SWEEP_PAGE = 1000;
@@ -44,8 +44,31 @@ export class ReportsSweeper implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     if (this.config.SWEEP_INTERVAL_MS === 0) return;
-    this.timer = setInterval(() => void this.sweepOnce(), this.config.SWEEP_INTERVAL_MS);
+    this.timer = setInterval(() => void this.tick(), this.config.SWEEP_INTERVAL_MS);
     this.timer.unref();
+  }
+
+  /**
+   * The timer's pass. The first worker to claim the interval in Redis sweeps; the others would
+   * read the same pages and job states for nothing, which in a backlog of thousands is most of
+   * the sweeper's load on Redis. Returns the ids re-enqueued, or undefined when another worker
+   * has this interval.
+   */
+  async tick(): Promise<string[] | undefined> {
+    let claimed: string | null;
+    try {
+      claimed = await this.redis().set(
+        `${this.config.QUEUE_PREFIX}:reports-sweeper`,
+        String(process.pid),
+        'PX',
+        this.config.SWEEP_INTERVAL_MS,
+        'NX',
+      );
+    } catch (error) {
+      this.logger.error(`sweep skipped: cannot claim it in Redis: ${(error as Error).message}`);
+      return undefined;
+    }
+    return claimed ? this.sweepOnce() : undefined;
   }
 
   /** One pass; returns the ids of the reports handed to the queue again. */
@@ -96,14 +119,16 @@ export class ReportsSweeper implements OnApplicationBootstrap, OnApplicationShut
     return requeued;
   }
 
+  private redis(): Redis {
+    this.connection ??= createRedisConnection(this.config.REDIS_URL);
+    return this.connection;
+  }
+
   private reportsQueue(): ReportsQueue {
-    if (!this.queue) {
-      this.connection = createRedisConnection(this.config.REDIS_URL);
-      this.queue = createReportsQueue({
-        connection: this.connection,
-        prefix: this.config.QUEUE_PREFIX,
-      });
-    }
+    this.queue ??= createReportsQueue({
+      connection: this.redis(),
+      prefix: this.config.QUEUE_PREFIX,
+    });
     return this.queue;
   }
 
