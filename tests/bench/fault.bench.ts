@@ -7,9 +7,10 @@
  * Environment: BENCH_UPLOADERS (8), BENCH_UPLOADS_EACH (20), BENCH_SYMBOLS (2000),
  * BENCH_PACE_MS (1500), BENCH_RECOVERY_S (300).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { createClickHouse } from '@memtrail/clickhouse';
@@ -41,10 +42,9 @@ function kill(name: 'ingest-worker' | 'clickhouse'): void {
   log(`killed ${name} (pid ${pid})`);
 }
 
-function stackUp(): void {
-  execFileSync(process.execPath, [join(repoRoot, 'deploy/local/dist/cli.js'), 'up'], {
-    stdio: 'ignore',
-  });
+/** Asynchronous, so the uploaders' clocks and requests go on while the stack comes back. */
+async function stackUp(): Promise<void> {
+  await promisify(execFile)(process.execPath, [join(repoRoot, 'deploy/local/dist/cli.js'), 'up']);
   log('npm run up brought the stack back');
 }
 
@@ -62,14 +62,15 @@ async function main(): Promise<void> {
   const acknowledged: { reportId: string; symbols: number }[] = [];
   const uploading = Promise.all(
     Array.from({ length: uploaders }, async (_, u) => {
+      // Every body is compressed before the first upload, so that no runner's JSON and gzip
+      // work delays another's acknowledgement as the script measures it.
       const symbols = baseSymbols(symbolCount);
-      await sleep(Math.random() * paceMs);
-      for (let step = 0; step < uploadsEach; step++) {
-        const sha = (s: number) =>
-          `${stamp}${u.toString(16).padStart(4, '0')}${s.toString(16).padStart(4, '0')}`.padEnd(
-            40,
-            '0',
-          );
+      const sha = (s: number) =>
+        `${stamp}${u.toString(16).padStart(4, '0')}${s.toString(16).padStart(4, '0')}`.padEnd(
+          40,
+          '0',
+        );
+      const bodies = Array.from({ length: uploadsEach }, (_, step) => {
         const envelope: UploadEnvelope = {
           metadata: {
             git: {
@@ -81,12 +82,12 @@ async function main(): Promise<void> {
           },
           memory_analysis: report(symbols, step),
         };
+        return gzipSync(JSON.stringify(envelope), { level: 1 });
+      });
+      await sleep(Math.random() * paceMs);
+      for (const body of bodies) {
         const t0 = performance.now();
-        const response = await postUpload(
-          gateway,
-          apiKey,
-          gzipSync(JSON.stringify(envelope), { level: 1 }),
-        );
+        const response = await postUpload(gateway, apiKey, body);
         latencies.push(performance.now() - t0);
         if (!response.ok) failures.push(`${response.status} ${await response.text()}`);
         else
@@ -104,11 +105,11 @@ async function main(): Promise<void> {
   await sleep(5_000);
   kill('ingest-worker');
   await sleep(5_000);
-  stackUp();
+  await stackUp();
   await sleep(5_000);
   kill('clickhouse');
   await sleep(8_000);
-  stackUp();
+  await stackUp();
   await uploading;
   const uploadsDone = Date.now();
   log(`${acknowledged.length} uploads acknowledged, ${failures.length} refused`);
