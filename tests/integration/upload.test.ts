@@ -284,6 +284,34 @@ describe('POST /upload', () => {
     ).toBe('build_failed');
   });
 
+  it('moves a branch head only to a newer commit, or one without a time', async () => {
+    const onRelease = (commit: string, time?: null) => {
+      const body = envelope(commit, null);
+      body.metadata.git.branch_name = 'release';
+      if (time === null) delete body.metadata.git.commit_timestamp;
+      return body;
+    };
+    const head = async () => {
+      const target = await prisma.target.findFirstOrThrow({
+        where: { projectId, name: 'stm32-sample' },
+      });
+      return (
+        await prisma.head.findUniqueOrThrow({
+          where: { targetId_branch: { targetId: target.id, branch: 'release' } },
+        })
+      ).commitSha;
+    };
+    await post(onRelease(sha(0x60)));
+    expect(await head()).toBe(sha(0x60));
+    // Uploaded later, committed earlier: a CI run that finished late does not move the head back.
+    await post(onRelease(sha(0x50)));
+    expect(await head()).toBe(sha(0x60));
+    await post(onRelease(sha(0x70)));
+    expect(await head()).toBe(sha(0x70));
+    await post(onRelease(sha(0x68), null));
+    expect(await head()).toBe(sha(0x68));
+  });
+
   it('treats parent_commit_hash: null as no parent even when base_commit_hash is set', async () => {
     const body = envelope(sha(40), sha(1));
     body.metadata.git.parent_commit_hash = null;
