@@ -301,15 +301,15 @@ describe('POST /upload', () => {
         })
       ).commitSha;
     };
-    await post(onRelease(sha(0x60)));
-    expect(await head()).toBe(sha(0x60));
+    await post(onRelease(sha(0x160)));
+    expect(await head()).toBe(sha(0x160));
     // Uploaded later, committed earlier: a CI run that finished late does not move the head back.
-    await post(onRelease(sha(0x50)));
-    expect(await head()).toBe(sha(0x60));
-    await post(onRelease(sha(0x70)));
-    expect(await head()).toBe(sha(0x70));
-    await post(onRelease(sha(0x68), null));
-    expect(await head()).toBe(sha(0x68));
+    await post(onRelease(sha(0x150)));
+    expect(await head()).toBe(sha(0x160));
+    await post(onRelease(sha(0x170)));
+    expect(await head()).toBe(sha(0x170));
+    await post(onRelease(sha(0x168), null));
+    expect(await head()).toBe(sha(0x168));
   });
 
   it('treats parent_commit_hash: null as no parent even when base_commit_hash is set', async () => {

@@ -83,12 +83,14 @@ export function uploadChanges(
  */
 export async function loadComparableReport(
   prisma: Pick<PrismaClient, 'report'>,
-  targetId: string,
+  target: { projectId: string; targetId: string },
   sha: string | null,
 ): Promise<MemoryReport | null> {
+  const { projectId, targetId } = target;
   for (let depth = 0; sha && depth < 100; depth++) {
+    // A commit is found by project and SHA, the key of its unique index.
     const report = await prisma.report.findFirst({
-      where: { targetId, commit: { sha } },
+      where: { targetId, commit: { projectId, sha } },
       select: { kind: true, parentSha: true, payload: true },
     });
     if (!report || report.kind === 'build_failed') return null;
@@ -104,6 +106,7 @@ export async function loadComparableReport(
 }
 
 export interface ComparedCommit {
+  projectId: string;
   targetId: string;
   commitSha: string;
   parentSha: string | null;
@@ -128,9 +131,8 @@ export async function changesAgainstParent(
   if (withSymbols) {
     try {
       const current =
-        commit.report ?? (await loadComparableReport(prisma, commit.targetId, commit.commitSha));
-      const parent =
-        current && (await loadComparableReport(prisma, commit.targetId, commit.parentSha));
+        commit.report ?? (await loadComparableReport(prisma, commit, commit.commitSha));
+      const parent = current && (await loadComparableReport(prisma, commit, commit.parentSha));
       if (current && parent) return uploadChanges(current, parent);
     } catch (error) {
       logger.warn(

@@ -153,7 +153,7 @@ export class ReportStore {
        FROM targets t
        LEFT JOIN LATERAL (
          SELECT r.region_totals, r.section_totals FROM reports r
-         JOIN commits c ON c.id = r.commit_id
+         JOIN commits c ON c.id = r.commit_id AND c.project_id = t.project_id
          WHERE r.target_id = t.id AND c.sha = $3 LIMIT 1
        ) parent ON true
        WHERE t.project_id = $1 AND t.name = $2`,

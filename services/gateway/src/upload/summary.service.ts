@@ -40,7 +40,7 @@ export class SummaryService {
       where: {
         OR: reports
           .filter((r) => r.parentSha)
-          .map((r) => ({ targetId: r.targetId, commit: { sha: r.parentSha! } })),
+          .map((r) => ({ targetId: r.targetId, commit: { projectId, sha: r.parentSha! } })),
       },
       select: { targetId: true, regionTotals: true, sectionTotals: true },
     });
@@ -57,6 +57,7 @@ export class SummaryService {
       const { changes } = await changesAgainstParent(
         this.prisma,
         {
+          projectId,
           targetId: report.targetId,
           commitSha,
           parentSha: report.parentSha,

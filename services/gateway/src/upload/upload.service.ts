@@ -44,6 +44,7 @@ export class UploadService {
     const changes = await changesAgainstParent(
       this.prisma,
       {
+        projectId,
         targetId: stored.targetId,
         commitSha: upload.commitSha,
         parentSha: upload.parentSha,

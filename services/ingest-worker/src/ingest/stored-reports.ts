@@ -106,7 +106,8 @@ export class StoredReports {
     const { rows } = await this.sql.query<CommitReport>(
       `SELECT r.id::text, r.ingested_version AS "ingestedVersion", r.status::text AS status,
               r.last_error AS "lastError"
-       FROM reports r JOIN commits c ON c.id = r.commit_id
+       FROM reports r JOIN targets t ON t.id = r.target_id
+       JOIN commits c ON c.id = r.commit_id AND c.project_id = t.project_id
        WHERE r.target_id = $1 AND c.sha = $2 LIMIT 1`,
       [targetId, sha],
     );
