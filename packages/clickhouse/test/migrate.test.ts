@@ -42,6 +42,18 @@ describe('ClickHouse migrations', () => {
     return result.json<T>();
   };
 
+  const symbolRow = (report: string, name: string, size: number, version: number) => ({
+    project_id: 'p',
+    target_id: 't',
+    report_id: report,
+    commit_sha: report,
+    commit_time: '2026-01-01 00:00:00.000',
+    name,
+    address: 8,
+    size,
+    ingest_version: version,
+  });
+
   it('pings the server through the configured client', async () => {
     await expect(pingClickHouse(client)).resolves.toBeUndefined();
   });
@@ -165,7 +177,7 @@ describe('ClickHouse migrations', () => {
       },
       {
         name: 'symbols_v1',
-        engine: 'ReplacingMergeTree',
+        engine: 'MergeTree',
         sorting_key: 'project_id, target_id, report_id, name, address, symbol_index',
       },
     ]);
@@ -177,35 +189,15 @@ describe('ClickHouse migrations', () => {
       { db: database },
     );
     expect(symbols!.engine_full).toContain('merge_selector_base = 10');
+    // 0008-0009: the table swapped in for the MergeTree is gone.
+    expect(await columns('symbols_v1_swap')).toEqual([]);
   });
 
-  it('honours deduplication tokens and versions on the symbol table', async () => {
+  it('honours deduplication tokens on the symbol table and keeps every version', async () => {
     const database = freshDatabase();
     await migrate({ url: server.url, database });
     const db = createClickHouse({ url: server.url, database, logLevel: ClickHouseLogLevel.OFF });
     try {
-      const row = (version: number, size: number) => ({
-        project_id: 'p',
-        target_id: 't',
-        report_id: 'r1',
-        commit_sha: 'abc',
-        commit_time: '2026-01-01 00:00:00.000',
-        symbol_index: 0,
-        name: 'main',
-        full_name: '',
-        address: 134217849,
-        size,
-        type: 'FUNC',
-        binding: 'GLOBAL',
-        visibility: 'DEFAULT',
-        section: '.text',
-        region: 'FLASH',
-        source_file: 'main.c',
-        source_line: 10,
-        archive: '',
-        object_file: 'main.o',
-        ingest_version: version,
-      });
       const insert = (values: object[], token: string) =>
         db.insert({
           table: 'symbols_v1',
@@ -213,21 +205,92 @@ describe('ClickHouse migrations', () => {
           values,
           clickhouse_settings: { insert_deduplication_token: token },
         });
-      await insert([row(1, 100)], 'r1:1:0');
-      await insert([row(1, 100)], 'r1:1:0'); // a retried job
-      await insert([row(2, 120)], 'r1:2:0'); // the report was overwritten
+      await insert([symbolRow('r1', 'main', 100, 1)], 'r1:1:0');
+      await insert([symbolRow('r1', 'main', 100, 1)], 'r1:1:0'); // a retried job
+      await insert([symbolRow('r1', 'main', 120, 2)], 'r1:2:0'); // the report was overwritten
+      await db.command({ query: 'OPTIMIZE TABLE symbols_v1 FINAL' });
+      // Readers name the version; merges keep both until the worker deletes the older one.
       const all = await db.query({
-        query: 'SELECT count() AS n FROM symbols_v1',
+        query: 'SELECT ingest_version, size FROM symbols_v1 ORDER BY ingest_version',
         format: 'JSONEachRow',
       });
-      expect(await all.json()).toEqual([{ n: 2 }]);
-      const final = await db.query({
-        query: 'SELECT size, ingest_version FROM symbols_v1 FINAL',
-        format: 'JSONEachRow',
-      });
-      expect(await final.json()).toEqual([{ size: 120, ingest_version: 2 }]);
+      expect(await all.json()).toEqual([
+        { ingest_version: 1, size: 100 },
+        { ingest_version: 2, size: 120 },
+      ]);
     } finally {
       await db.close();
+    }
+  });
+
+  it('turns a symbol table holding rows into a MergeTree, inserts under way included', async () => {
+    const database = freshDatabase();
+    const before = await mkdtemp(join(tmpdir(), 'memtrail-ch-0007-'));
+    const db = createClickHouse({ url: server.url, database, logLevel: ClickHouseLogLevel.OFF });
+    try {
+      for (const migration of await loadMigrations()) {
+        if (migration.version > 7) continue;
+        await cp(join(DEFAULT_MIGRATIONS_DIR, migration.file), join(before, migration.file));
+      }
+      await migrate({ url: server.url, database, migrationsDir: before });
+      for (const report of ['r1', 'r2']) {
+        await db.insert({
+          table: 'symbols_v1',
+          format: 'JSONEachRow',
+          values: [symbolRow(report, 'main', 100, 1), symbolRow(report, 'idle', 4, 1)],
+        });
+      }
+      // An insert still running when the tables are exchanged: it lands in the former table,
+      // and the migration waits for it before moving that table's rows.
+      const slow = db.command({
+        query: `INSERT INTO symbols_v1 (project_id, target_id, report_id, name, size, ingest_version)
+                SELECT 'p', 't', 'r3', toString(number), 1, 1 FROM numbers(3)
+                WHERE sleepEachRow(0.5) = 0`,
+        clickhouse_settings: { max_block_size: '1' },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await migrate({ url: server.url, database });
+      await slow;
+
+      const [table] = await query<{ engine: string }>(
+        `SELECT engine FROM system.tables WHERE database = {db:String} AND name = 'symbols_v1'`,
+        { db: database },
+      );
+      expect(table!.engine).toBe('MergeTree');
+      const rows = await query<{ report_id: string; n: number; size: number }>(
+        `SELECT report_id, count() AS n, sum(size) AS size FROM ${database}.symbols_v1
+         GROUP BY report_id ORDER BY report_id`,
+      );
+      expect(rows).toEqual([
+        { report_id: 'r1', n: 2, size: 104 },
+        { report_id: 'r2', n: 2, size: 104 },
+        { report_id: 'r3', n: 3, size: 3 },
+      ]);
+      // The views count every report once: the moved rows are not passed to them again, and
+      // an insert after the migration still is.
+      await db.insert({
+        table: 'symbols_v1',
+        format: 'JSONEachRow',
+        values: [symbolRow('r4', 'main', 7, 1)],
+      });
+      const files = await query<{ report_id: string; size: number; symbols: number }>(
+        `SELECT report_id, sum(size) AS size, sum(symbols) AS symbols FROM ${database}.file_sizes_v1
+         GROUP BY report_id ORDER BY report_id`,
+      );
+      expect(files).toEqual([
+        { report_id: 'r1', size: 104, symbols: 2 },
+        { report_id: 'r2', size: 104, symbols: 2 },
+        { report_id: 'r3', size: 3, symbols: 3 },
+        { report_id: 'r4', size: 7, symbols: 1 },
+      ]);
+      // Running 0009 again (an interrupted run is completed by the next) changes nothing.
+      await db.command({ query: 'DELETE FROM schema_migrations WHERE version = 9' });
+      await migrate({ url: server.url, database });
+      const [count] = await query<{ n: number }>(`SELECT count() AS n FROM ${database}.symbols_v1`);
+      expect(count!.n).toBe(8);
+    } finally {
+      await db.close();
+      await rm(before, { recursive: true, force: true });
     }
   });
 
@@ -241,22 +304,14 @@ describe('ClickHouse migrations', () => {
         await cp(join(DEFAULT_MIGRATIONS_DIR, migration.file), join(before, migration.file));
       }
       await migrate({ url: server.url, database, migrationsDir: before });
-      const symbol = (report: string, name: string, size: number) => ({
-        project_id: 'p',
-        target_id: 't',
-        report_id: report,
-        commit_sha: report,
-        commit_time: '2026-01-01 00:00:00.000',
-        name,
-        address: 8,
-        size,
-        ingest_version: 1,
-      });
       for (const report of ['r1', 'r2']) {
         await db.insert({
           table: 'symbols_v1',
           format: 'JSONEachRow',
-          values: [symbol(report, 'main', report === 'r1' ? 100 : 120), symbol(report, 'idle', 4)],
+          values: [
+            symbolRow(report, 'main', report === 'r1' ? 100 : 120, 1),
+            symbolRow(report, 'idle', 4, 1),
+          ],
         });
       }
       await migrate({ url: server.url, database });
