@@ -337,6 +337,35 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
     });
   });
 
+  it('never doubles rows when a batch is written again after ClickHouse forgot its token', async () => {
+    const ids = await Promise.all([30, 31].map((n) => storeReport(sha(n))));
+    await Promise.all(ids.map((reportId) => ingest().ingest({ reportId })));
+    await crashBeforeMarking(ids);
+    // More inserts than the deduplication window holds have happened since: shrink the window
+    // to one insert, make one, and restore it.
+    for (const table of ['regions_v1', 'sections_v1', 'symbols_v1']) {
+      await clickhouse.command({
+        query: `ALTER TABLE ${table} MODIFY SETTING non_replicated_deduplication_window = 1`,
+      });
+      await clickhouse.command({
+        query: `INSERT INTO ${table} (report_id) SETTINGS insert_deduplication_token = 'other' VALUES ('other')`,
+      });
+      await clickhouse.command({
+        query: `ALTER TABLE ${table} MODIFY SETTING non_replicated_deduplication_window = 1000`,
+      });
+    }
+
+    expect(await ingest().ingest({ reportId: ids[0]!, version: 1 })).toMatchObject({
+      status: 'ingested',
+      batchSize: 2,
+    });
+    for (const reportId of ids) {
+      expect(await rows('symbols_v1', reportId, 'name')).toHaveLength(sample.symbols.length);
+      expect(await rows('regions_v1', reportId, 'name')).toHaveLength(3);
+      expect(await rows('sections_v1', reportId, 'name')).toHaveLength(7);
+    }
+  });
+
   it('replays a batch without a report overwritten meanwhile; the new version gets a batch of its own', async () => {
     const [kept, overwritten] = await Promise.all([28, 29].map((n) => storeReport(sha(n))));
     await Promise.all(

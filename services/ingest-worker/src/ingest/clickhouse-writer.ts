@@ -181,8 +181,19 @@ export class ClickHouseWriter {
     @Inject(WorkerConfig) private readonly config: Pick<WorkerConfig, 'CLICKHOUSE_TOPOLOGY'>,
   ) {}
 
-  /** Rows are sent as one TabSeparated body per chunk of CHUNK_ROWS rows. */
-  async insert(table: IngestTable, token: string, reports: readonly ReportRows[]): Promise<void> {
+  /**
+   * Rows are sent as one TabSeparated body per chunk of CHUNK_ROWS rows. A `retry` first leaves
+   * out the reports whose rows the table already holds in full: the token alone protects only
+   * within the table's deduplication window (the last 1,000 inserts).
+   */
+  async insert(
+    table: IngestTable,
+    token: string,
+    written: readonly ReportRows[],
+    { retry = false } = {},
+  ): Promise<void> {
+    const reports = retry ? await this.notYetStored(table, written) : written;
+    if (reports.length === 0) return;
     const query = insertStatement(
       table,
       reports.map((r) => r.context),
@@ -217,6 +228,33 @@ export class ClickHouseWriter {
         await finished(result.stream.resume());
       });
     }
+  }
+
+  /**
+   * The reports of which `table` holds fewer rows of their version than they have. Only whole
+   * reports are left out, so the chunks that remain keep their content and tokens: an insert of
+   * several chunks holds a single report (batches stay below one chunk).
+   */
+  private async notYetStored(
+    table: IngestTable,
+    reports: readonly ReportRows[],
+  ): Promise<readonly ReportRows[]> {
+    const versions = reports.map(
+      ({ context }) =>
+        `(${stringLiteral(context.report_id)}, ${integerLiteral(context.ingest_version)})`,
+    );
+    const result = await this.clickhouse.query({
+      query: `SELECT report_id, count() AS n FROM ${table}
+              WHERE (report_id, ingest_version) IN (${versions.join(', ')}) GROUP BY report_id`,
+      format: 'JSONEachRow',
+    });
+    const stored = new Map(
+      (await result.json<{ report_id: string; n: number | string }>()).map((r) => [
+        r.report_id,
+        Number(r.n),
+      ]),
+    );
+    return reports.filter((r) => (stored.get(r.context.report_id) ?? 0) < r.rows.length);
   }
 
   /** Rows of one report version, for copying a parent's rows to an identical child. */

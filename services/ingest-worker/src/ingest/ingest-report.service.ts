@@ -64,8 +64,9 @@ type BatchOutcome = IngestOutcome | undefined;
  * ingest batch): ClickHouse's cost per insert is mostly fixed (a part per table and view, then
  * merging it), so a few large inserts cost far less than many small ones. Exactly once: the
  * batch is recorded on its reports in Postgres before anything is inserted, under a token of
- * its own; a job retried after a crash finds its report's batch and writes that batch again
- * under the same token, which ClickHouse skips where it already holds the rows.
+ * its own; a job retried after a crash finds its report's batch and writes again, under the
+ * same token, the rows each table does not hold in full (the token covers an insert that is
+ * still under way; the check, a retry beyond the table's deduplication window).
  */
 @Injectable()
 export class IngestReportService {
@@ -212,7 +213,7 @@ export class IngestReportService {
         (failed.size > 0 ? `, ${failed.size} left out as unreadable` : ''),
     );
     return new Map<string, IngestOutcome | Error>([
-      ...(await this.writeBatch(batchId, members)),
+      ...(await this.writeBatch(batchId, members, { retry: true })),
       ...failed,
     ]);
   }
@@ -220,6 +221,7 @@ export class IngestReportService {
   private async writeBatch(
     batchId: string,
     members: PreparedReport[],
+    options: { retry?: boolean } = {},
   ): Promise<Map<string, IngestOutcome>> {
     const outcomes = new Map<string, IngestOutcome>();
     if (members.length === 0) return outcomes;
@@ -230,6 +232,7 @@ export class IngestReportService {
           table,
           `batch:${batchId}`,
           members.map(({ context, rows }) => ({ context, rows: rows[table] })),
+          options,
         ),
       ),
     );
@@ -289,7 +292,10 @@ export class IngestReportService {
     const rows = {} as Record<IngestTable, number>;
     for (const table of INGEST_TABLES) {
       const parentRows = await this.writer.read(table, parent.id, parent.ingestedVersion);
-      await this.writer.insert(table, `${id}:v${version}`, [{ context, rows: parentRows }]);
+      // Cheap next to the read, and this job may be a retry: nothing tells a first run apart.
+      await this.writer.insert(table, `${id}:v${version}`, [{ context, rows: parentRows }], {
+        retry: true,
+      });
       rows[table] = parentRows.length;
     }
     if (!(await this.finish([report])).has(id)) return { status: 'stale', reportId: id, version };
