@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
-import { createLogger, NestPinoLogger } from '@memtrail/logging';
+import { closeAll, createLogger, NestPinoLogger } from '@memtrail/logging';
 
 function capture() {
   const stream = new PassThrough();
@@ -39,5 +39,20 @@ describe('logging', () => {
     });
     expect(lines[1]).toMatchObject({ level: 'error', context: 'ExceptionsHandler', msg: 'boom' });
     expect(String(lines[1]?.stack)).toContain('at x');
+  });
+
+  it('closes every connection at shutdown, logging the ones that fail by name', async () => {
+    const closed: string[] = [];
+    const errors: string[] = [];
+    await closeAll(
+      {
+        postgres: async () => void closed.push('postgres'),
+        redis: () => Promise.reject(new Error('connection reset')),
+        clickhouse: async () => void closed.push('clickhouse'),
+      },
+      { error: (message) => errors.push(message) },
+    );
+    expect(closed.sort()).toEqual(['clickhouse', 'postgres']);
+    expect(errors).toEqual(['closing redis failed at shutdown: connection reset']);
   });
 });

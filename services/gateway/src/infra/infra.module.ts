@@ -5,10 +5,12 @@ import {
   type OnApplicationShutdown,
   Inject,
   Injectable,
+  Logger,
 } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { createPrismaClient, createSqlPool, PrismaClient, SqlPool } from '@memtrail/db';
 import { createRedisConnection } from '@memtrail/queue';
+import { closeAll } from '@memtrail/logging';
 import { Redis } from 'ioredis';
 import { GatewayConfig } from '../config.js';
 import { createQueryClient } from './query-client.js';
@@ -16,6 +18,8 @@ import { createQueryClient } from './query-client.js';
 /** Closes every connection when Nest shuts down, so SIGTERM never leaves sockets half open. */
 @Injectable()
 class ConnectionCloser implements OnApplicationShutdown {
+  private readonly logger = new Logger('Shutdown');
+
   constructor(
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(SqlPool) private readonly sql: SqlPool,
@@ -24,12 +28,15 @@ class ConnectionCloser implements OnApplicationShutdown {
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([
-      this.prisma.$disconnect(),
-      this.sql.end(),
-      this.redis.quit(),
-      this.query.close(),
-    ]);
+    await closeAll(
+      {
+        postgres: () => this.prisma.$disconnect(),
+        'postgres pool': () => this.sql.end(),
+        redis: () => this.redis.quit(),
+        'query service': () => this.query.close(),
+      },
+      this.logger,
+    );
   }
 }
 

@@ -2,6 +2,7 @@ import {
   Global,
   Inject,
   Injectable,
+  Logger,
   Module,
   type DynamicModule,
   type OnApplicationShutdown,
@@ -9,10 +10,13 @@ import {
 import { ClickHouseClient, createClickHouse } from '@memtrail/clickhouse';
 import { createPrismaClient, createSqlPool, PrismaClient, SqlPool } from '@memtrail/db';
 import { ServiceMetrics } from '@memtrail/metrics';
+import { closeAll } from '@memtrail/logging';
 import { WorkerConfig } from '../config.js';
 
 @Injectable()
 class ConnectionCloser implements OnApplicationShutdown {
+  private readonly logger = new Logger('Shutdown');
+
   constructor(
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(SqlPool) private readonly sql: SqlPool,
@@ -20,7 +24,14 @@ class ConnectionCloser implements OnApplicationShutdown {
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.prisma.$disconnect(), this.sql.end(), this.clickhouse.close()]);
+    await closeAll(
+      {
+        postgres: () => this.prisma.$disconnect(),
+        'postgres pool': () => this.sql.end(),
+        clickhouse: () => this.clickhouse.close(),
+      },
+      this.logger,
+    );
   }
 }
 

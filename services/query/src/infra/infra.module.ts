@@ -2,23 +2,33 @@ import {
   Global,
   Inject,
   Injectable,
+  Logger,
   Module,
   type DynamicModule,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { ClickHouseClient, createClickHouse } from '@memtrail/clickhouse';
 import { createPrismaClient, PrismaClient } from '@memtrail/db';
+import { closeAll } from '@memtrail/logging';
 import { QueryConfig } from '../config.js';
 
 @Injectable()
 class ConnectionCloser implements OnApplicationShutdown {
+  private readonly logger = new Logger('Shutdown');
+
   constructor(
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.prisma.$disconnect(), this.clickhouse.close()]);
+    await closeAll(
+      {
+        postgres: () => this.prisma.$disconnect(),
+        clickhouse: () => this.clickhouse.close(),
+      },
+      this.logger,
+    );
   }
 }
 
