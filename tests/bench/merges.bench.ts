@@ -1,7 +1,8 @@
 /**
  * `npm run bench:merges`: what ClickHouse spends on a growing symbol table, merges included,
- * with the table as migrated and with ClickHouse's default merge choices (`merge_selector_base`
- * reset). Each run migrates a fresh database on the local stack's embedded ClickHouse, writes
+ * with the table as migrated and as the ReplacingMergeTree it was before migration 0008. Each
+ * run migrates a fresh database on the local stack's embedded ClickHouse (or CLICKHOUSE_URL, with
+ * BENCH_CLICKHOUSE_PID naming its process), writes
  * BENCH_BATCHES ingest batches through the worker's ClickHouseWriter (BENCH_BATCH_REPORTS
  * reports of BENCH_SYMBOLS symbols each, as a busy worker writes them), waits until no merge
  * runs and the part count stays put, and reads the ClickHouse process's CPU per thread: merge
@@ -10,8 +11,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createClickHouse, migrate, type ClickHouseClient } from '@memtrail/clickhouse';
+import {
+  createClickHouse,
+  DEFAULT_MIGRATIONS_DIR,
+  loadMigrations,
+  migrate,
+  type ClickHouseClient,
+} from '@memtrail/clickhouse';
 import { readStackEnv } from '@memtrail/local-stack';
 import { ServiceMetrics } from '@memtrail/metrics';
 import { ClickHouseWriter } from '../../services/ingest-worker/src/ingest/clickhouse-writer.js';
@@ -25,10 +35,26 @@ const batchReports = Number(env.BENCH_BATCH_REPORTS ?? 5);
 const symbolCount = Number(env.BENCH_SYMBOLS ?? 10_000);
 const rounds = Number(env.BENCH_ROUNDS ?? 2);
 
+/** Each variant's schema: every migration, or those up to a version. */
 const VARIANTS = {
   migrated: undefined,
-  'ClickHouse default merge choices': 'ALTER TABLE symbols_v1 RESET SETTING merge_selector_base',
+  'ReplacingMergeTree (up to migration 0007)': 7,
 } as const;
+
+/** Migrates `database` with the migrations up to `upTo` (all when undefined). */
+async function migrateUpTo(database: string, upTo: number | undefined): Promise<void> {
+  if (upTo === undefined) return void (await migrate({ url: clickhouseUrl, database }));
+  const dir = await mkdtemp(join(tmpdir(), 'memtrail-bench-migrations-'));
+  try {
+    for (const migration of await loadMigrations()) {
+      if (migration.version > upTo) continue;
+      await copyFile(join(DEFAULT_MIGRATIONS_DIR, migration.file), join(dir, migration.file));
+    }
+    await migrate({ url: clickhouseUrl, database, migrationsDir: dir });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 /** CPU milliseconds per thread name (ClickHouse names its merge threads MergeMutate). */
 function threadCpuMs(pid: string): Map<string, number> {
@@ -73,11 +99,9 @@ async function settle(clickhouse: ClickHouseClient, database: string): Promise<n
 
 async function run(variant: keyof typeof VARIANTS, pid: string) {
   const database = `bench_merges_${randomUUID().slice(0, 8)}`;
-  await migrate({ url: clickhouseUrl, database });
+  await migrateUpTo(database, VARIANTS[variant]);
   const clickhouse = createClickHouse({ url: clickhouseUrl, database });
   try {
-    const change = VARIANTS[variant];
-    if (change) await clickhouse.command({ query: change });
     const writer = new ClickHouseWriter(clickhouse, new ServiceMetrics('bench'), {
       CLICKHOUSE_TOPOLOGY: 'single',
     });
@@ -123,9 +147,12 @@ async function run(variant: keyof typeof VARIANTS, pid: string) {
 }
 
 async function main(): Promise<void> {
-  const pid = stackClickHousePid();
-  if (!pid)
-    throw new Error('bench:merges reads the local stack ClickHouse process: run npm run up');
+  const pid = env.BENCH_CLICKHOUSE_PID ?? stackClickHousePid();
+  if (!pid) {
+    throw new Error(
+      'bench:merges reads the ClickHouse process: run npm run up, or set BENCH_CLICKHOUSE_PID',
+    );
+  }
   const results = [];
   for (let round = 0; round < rounds; round++) {
     for (const variant of Object.keys(VARIANTS) as (keyof typeof VARIANTS)[]) {
