@@ -11,17 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import {
-  createClickHouse,
-  DEFAULT_MIGRATIONS_DIR,
-  loadMigrations,
-  migrate,
-  type ClickHouseClient,
-} from '@memtrail/clickhouse';
+import { createClickHouse, migrate, type ClickHouseClient } from '@memtrail/clickhouse';
 import { readStackEnv } from '@memtrail/local-stack';
 import { ServiceMetrics } from '@memtrail/metrics';
 import { ClickHouseWriter } from '../../services/ingest-worker/src/ingest/clickhouse-writer.js';
@@ -40,21 +31,6 @@ const VARIANTS = {
   migrated: undefined,
   'ReplacingMergeTree (up to migration 0007)': 7,
 } as const;
-
-/** Migrates `database` with the migrations up to `upTo` (all when undefined). */
-async function migrateUpTo(database: string, upTo: number | undefined): Promise<void> {
-  if (upTo === undefined) return void (await migrate({ url: clickhouseUrl, database }));
-  const dir = await mkdtemp(join(tmpdir(), 'memtrail-bench-migrations-'));
-  try {
-    for (const migration of await loadMigrations()) {
-      if (migration.version > upTo) continue;
-      await copyFile(join(DEFAULT_MIGRATIONS_DIR, migration.file), join(dir, migration.file));
-    }
-    await migrate({ url: clickhouseUrl, database, migrationsDir: dir });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 /** CPU milliseconds per thread name (ClickHouse names its merge threads MergeMutate). */
 function threadCpuMs(pid: string): Map<string, number> {
@@ -99,7 +75,7 @@ async function settle(clickhouse: ClickHouseClient, database: string): Promise<n
 
 async function run(variant: keyof typeof VARIANTS, pid: string) {
   const database = `bench_merges_${randomUUID().slice(0, 8)}`;
-  await migrateUpTo(database, VARIANTS[variant]);
+  await migrate({ url: clickhouseUrl, database, upTo: VARIANTS[variant] });
   const clickhouse = createClickHouse({ url: clickhouseUrl, database });
   try {
     const writer = new ClickHouseWriter(clickhouse, new ServiceMetrics('bench'), {

@@ -225,14 +225,9 @@ describe('ClickHouse migrations', () => {
 
   it('turns a symbol table holding rows into a MergeTree, inserts under way included', async () => {
     const database = freshDatabase();
-    const before = await mkdtemp(join(tmpdir(), 'memtrail-ch-0007-'));
     const db = createClickHouse({ url: server.url, database, logLevel: ClickHouseLogLevel.OFF });
     try {
-      for (const migration of await loadMigrations()) {
-        if (migration.version > 7) continue;
-        await cp(join(DEFAULT_MIGRATIONS_DIR, migration.file), join(before, migration.file));
-      }
-      await migrate({ url: server.url, database, migrationsDir: before });
+      await migrate({ url: server.url, database, upTo: 7 });
       for (const report of ['r1', 'r2']) {
         await db.insert({
           table: 'symbols_v1',
@@ -290,20 +285,14 @@ describe('ClickHouse migrations', () => {
       expect(count!.n).toBe(8);
     } finally {
       await db.close();
-      await rm(before, { recursive: true, force: true });
     }
   });
 
   it('moves symbol history reads to the symbol_sizes projection, rows already stored included', async () => {
     const database = freshDatabase();
-    const before = await mkdtemp(join(tmpdir(), 'memtrail-ch-0005-'));
     const db = createClickHouse({ url: server.url, database, logLevel: ClickHouseLogLevel.OFF });
     try {
-      for (const migration of await loadMigrations()) {
-        if (migration.version > 5) continue;
-        await cp(join(DEFAULT_MIGRATIONS_DIR, migration.file), join(before, migration.file));
-      }
-      await migrate({ url: server.url, database, migrationsDir: before });
+      await migrate({ url: server.url, database, upTo: 5 });
       for (const report of ['r1', 'r2']) {
         await db.insert({
           table: 'symbols_v1',
@@ -351,7 +340,6 @@ describe('ClickHouse migrations', () => {
       ]);
     } finally {
       await db.close();
-      await rm(before, { recursive: true, force: true });
     }
   });
 

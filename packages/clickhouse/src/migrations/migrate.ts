@@ -18,6 +18,8 @@ export interface MigrateOptions {
   password?: string;
   /** Defaults to the package's migrations/ folder. */
   migrationsDir?: string;
+  /** Applies the migrations up to this version only: tests and benchmarks of an earlier schema. */
+  upTo?: number;
   /** How long to wait for another migrator to finish (default 10 minutes). */
   lockTimeoutMs?: number;
   /** Lease of the migration lock; a crashed migrator blocks others this long (default 60 s). */
@@ -73,7 +75,9 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
     throw new Error(`leaseMs must be between 1 s and 1 h, got ${leaseMs}`);
   }
   // Read the files first: a broken migrations folder fails before the database is touched.
-  const migrations = await loadMigrations(options.migrationsDir);
+  const migrations = (await loadMigrations(options.migrationsDir)).filter(
+    (m) => options.upTo === undefined || m.version <= options.upTo,
+  );
 
   // Failures are rethrown with context, so the client's own error log would only repeat them.
   const credentials = {
