@@ -8,9 +8,9 @@
 -- A table's engine cannot be altered, so an empty MergeTree with the same columns (materialized
 -- ones and the projection included, copied by AS) and key takes the table's name in one atomic
 -- EXCHANGE: from then on every insert, of this release's workers and of those still running
--- the previous one, lands in it. 0009 moves the
--- stored rows over. EXCHANGE is the one statement here that is not idempotent, hence a file of
--- its own: it is recorded as applied the moment it has run.
+-- the previous one, lands in it. 0009 moves the stored rows over. EXCHANGE is the one statement
+-- here that is not idempotent, hence a file of its own: it is recorded as applied the moment it
+-- has run.
 CREATE TABLE IF NOT EXISTS symbols_v1_swap AS symbols_v1
 ENGINE = MergeTree()
 ORDER BY (project_id, target_id, report_id, name, address, symbol_index)
