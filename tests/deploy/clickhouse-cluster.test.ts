@@ -1,6 +1,10 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadMigrations, type Migration } from '@memtrail/clickhouse';
+import { ClickHouseLogLevel } from '@clickhouse/client';
+import { createClickHouse, loadMigrations, type Migration } from '@memtrail/clickhouse';
+import { startClickHouseLocal } from '@memtrail/clickhouse-local';
 import { repoRoot } from './manifests.js';
 
 const CLUSTER_DIR = join(repoRoot, 'deploy', 'clickhouse', 'cluster', 'migrations');
@@ -81,5 +85,44 @@ describe('ClickHouse cluster migrations (deploy/clickhouse/cluster)', () => {
     )) {
       expect(statement).toContain("ON CLUSTER '{cluster}'");
     }
+  });
+
+  describe('statements', () => {
+    // No Keeper here to run them, but ClickHouse's own parser reads every one: a syntax error
+    // fails now instead of in a cluster's migrator.
+    let dataDir: string;
+    let server: Awaited<ReturnType<typeof startClickHouseLocal>>;
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'memtrail-ch-cluster-parse-'));
+      server = await startClickHouseLocal({ dataDir, port: 0 });
+    });
+    afterAll(async () => {
+      await server?.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('all parse as ClickHouse SQL', async () => {
+      const client = createClickHouse({ url: server.url, logLevel: ClickHouseLogLevel.OFF });
+      try {
+        for (const migration of await loadMigrations(CLUSTER_DIR)) {
+          for (const statement of migration.statements) {
+            const parsed = await client
+              .query({ query: `EXPLAIN AST ${statement}`, format: 'TabSeparated' })
+              .then((result) => result.text())
+              .then(
+                () => 'parsed',
+                (error: Error) => error.message,
+              );
+            expect({ file: migration.file, statement, parsed }).toEqual({
+              file: migration.file,
+              statement,
+              parsed: 'parsed',
+            });
+          }
+        }
+      } finally {
+        await client.close();
+      }
+    });
   });
 });
