@@ -189,22 +189,22 @@ export class ClickHouseWriter {
   async insert(
     table: IngestTable,
     token: string,
-    written: readonly ReportRows[],
+    reports: readonly ReportRows[],
     { retry = false } = {},
   ): Promise<void> {
-    const reports = retry ? await this.notYetStored(table, written) : written;
-    if (reports.length === 0) return;
+    const pending = retry ? await this.notYetStored(table, reports) : reports;
+    if (pending.length === 0) return;
     const query = insertStatement(
       table,
-      reports.map((r) => r.context),
+      pending.map((r) => r.context),
     );
     let chunk = 0;
-    for (const pieces of chunks(reports, CHUNK_ROWS)) {
+    for (const pieces of chunks(pending, CHUNK_ROWS)) {
       const body = tabSeparatedBody(
         LINE_ENCODERS[table],
         pieces.map(({ report, from, to }) => ({
           prefix: `${report + 1}\t`,
-          rows: reports[report]!.rows,
+          rows: pending[report]!.rows,
           from,
           to,
         })),
