@@ -16,6 +16,7 @@ export {
   splitStatements,
   type Migration,
 } from './migrations/files.js';
+export { MutationsWaitTimeoutError, type PendingMutation } from './migrations/mutations.js';
 export { LOCK_TABLE, MigrationLock, type LockOptions } from './migrations/lock.js';
 export {
   MigrationChecksumError,

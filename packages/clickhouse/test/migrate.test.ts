@@ -1,7 +1,7 @@
 import { cp, mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { ClickHouseLogLevel, type ClickHouseClient } from '@clickhouse/client';
 import { startClickHouseLocal, type ClickHouseLocal } from '@memtrail/clickhouse-local';
 import {
@@ -11,6 +11,7 @@ import {
   migrate,
   MigrationChecksumError,
   MigrationLock,
+  MutationsWaitTimeoutError,
   pingClickHouse,
   UnknownAppliedMigrationError,
 } from '../src/index.js';
@@ -470,6 +471,73 @@ describe('ClickHouse migrations', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  describe('mutations', () => {
+    let dir: string;
+    beforeEach(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'memtrail-ch-migrations-'));
+    });
+    afterEach(() => rm(dir, { recursive: true, force: true }));
+
+    const tableWithMutation = (assignment: string) =>
+      [
+        'CREATE TABLE IF NOT EXISTS t (x UInt64, y UInt64) ENGINE = MergeTree ORDER BY x;',
+        'INSERT INTO t SELECT number, number FROM numbers(20);',
+        // As on a ClickHouse server, the mutation runs in the background.
+        `ALTER TABLE t UPDATE y = ${assignment} WHERE 1 SETTINGS mutations_sync = 0;`,
+      ].join('\n');
+
+    it('waits for running mutations before the next migration copies the rows', async () => {
+      const database = freshDatabase();
+      // About a second of work in the background.
+      await writeFile(join(dir, '0001_t.sql'), tableWithMutation('y + 100 + sleepEachRow(0.05)'));
+      await writeFile(
+        join(dir, '0002_copy.sql'),
+        'CREATE TABLE IF NOT EXISTS copy ENGINE = MergeTree ORDER BY x AS SELECT * FROM t;',
+      );
+      const events: string[] = [];
+      await migrate({
+        url: server.url,
+        database,
+        migrationsDir: dir,
+        mutationsPollMs: 100,
+        onEvent: (e) => events.push(`${e.type} ${e.file}`),
+      });
+      expect(events).toContain('waiting 0002_copy.sql');
+      const [copied] = await query<{ total: number }>(
+        `SELECT toUInt32(sum(y)) AS total FROM ${database}.copy`,
+      );
+      expect(copied?.total).toBe(190 + 20 * 100);
+    });
+
+    it('gives up on a mutation that cannot finish, naming it, and goes on once it is killed', async () => {
+      const database = freshDatabase();
+      await writeFile(join(dir, '0001_t.sql'), tableWithMutation("throwIf(x > 5, 'stuck')"));
+      await writeFile(
+        join(dir, '0002_u.sql'),
+        'CREATE TABLE IF NOT EXISTS u (x UInt8) ENGINE = MergeTree ORDER BY x;',
+      );
+      const options = { url: server.url, database, migrationsDir: dir, mutationsPollMs: 100 };
+      const error = await migrate({ ...options, mutationsTimeoutMs: 800 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MutationsWaitTimeoutError);
+      expect((error as Error).message).toMatch(
+        /still running after 1 s: t mutation_\S+ \(UPDATE y/,
+      );
+      expect((error as Error).message).toContain('1 part(s) to do, last failure: Code: 395');
+      expect((error as Error).message).toContain('stuck');
+      const applied = async () =>
+        (
+          await query<{ version: number }>(
+            `SELECT version FROM ${database}.schema_migrations ORDER BY version`,
+          )
+        ).map((r) => r.version);
+      expect(await applied()).toEqual([1]);
+
+      await client.command({ query: `KILL MUTATION WHERE database = '${database}' SYNC` });
+      await migrate(options);
+      expect(await applied()).toEqual([1, 2]);
+    });
   });
 
   it('rejects unsafe database names before touching the server', async () => {

@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 import { migrate } from '../migrations/migrate.js';
+import { describeMutation } from '../migrations/mutations.js';
+import { CLICKHOUSE_TOPOLOGIES, type ClickHouseTopology } from '../topology.js';
 
 /**
  * One-shot migrator (compose service, Kubernetes Job, `npm run migrate`).
  * CLICKHOUSE_URL is required; CLICKHOUSE_DATABASE defaults to memtrail;
  * CLICKHOUSE_USER / CLICKHOUSE_PASSWORD are optional. CLICKHOUSE_MIGRATIONS_DIR picks another
- * set of migrations (the cluster set in deploy/clickhouse/cluster/migrations).
+ * set of migrations (the cluster set in deploy/clickhouse/cluster/migrations), and
+ * CLICKHOUSE_TOPOLOGY=cluster waits for mutations on every replica.
+ * CLICKHOUSE_MUTATIONS_WAIT_SECONDS bounds the wait for running mutations before a migration.
  */
 async function main(): Promise<void> {
   const url = process.env['CLICKHOUSE_URL'];
@@ -22,7 +26,12 @@ async function main(): Promise<void> {
     ...(username ? { username } : {}),
     ...(password ? { password } : {}),
     ...(migrationsDir ? { migrationsDir } : {}),
+    topology: topologyFromEnv(),
+    ...mutationsTimeoutFromEnv(),
     onEvent: (event) => {
+      if (event.type === 'waiting') {
+        console.log(`${event.file} waits for ${event.mutations.map(describeMutation).join('; ')}`);
+      }
       if (event.type === 'applied') console.log(`applied ${event.file} (${event.durationMs} ms)`);
     },
   });
@@ -31,6 +40,25 @@ async function main(): Promise<void> {
       ? `ClickHouse database ${database} is up to date (${result.alreadyApplied} migration(s) applied earlier)`
       : `Applied ${result.applied.length} migration(s) to ClickHouse database ${database}`,
   );
+}
+
+function topologyFromEnv(): ClickHouseTopology {
+  const value = process.env['CLICKHOUSE_TOPOLOGY'] || 'single';
+  if (!(CLICKHOUSE_TOPOLOGIES as readonly string[]).includes(value)) {
+    throw new Error(`CLICKHOUSE_TOPOLOGY must be single or cluster, got '${value}'`);
+  }
+  return value as ClickHouseTopology;
+}
+
+/** CLICKHOUSE_MUTATIONS_WAIT_SECONDS, when set; migrate() has the default. */
+function mutationsTimeoutFromEnv(): { mutationsTimeoutMs?: number } {
+  const raw = process.env['CLICKHOUSE_MUTATIONS_WAIT_SECONDS'];
+  if (!raw) return {};
+  const seconds = Number(raw);
+  if (!(seconds > 0)) {
+    throw new Error(`CLICKHOUSE_MUTATIONS_WAIT_SECONDS must be a positive number, got '${raw}'`);
+  }
+  return { mutationsTimeoutMs: seconds * 1_000 };
 }
 
 main().catch((err: unknown) => {

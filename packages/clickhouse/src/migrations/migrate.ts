@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { ClickHouseError, ClickHouseLogLevel, type ClickHouseClient } from '@clickhouse/client';
 import { createClickHouse } from '../client.js';
 import { quoteDatabaseName } from '../identifiers.js';
+import type { ClickHouseTopology } from '../topology.js';
 import {
   MigrationChecksumError,
   MigrationFailedError,
@@ -9,6 +10,7 @@ import {
 } from './errors.js';
 import { loadMigrations, type Migration } from './files.js';
 import { LOCK_TABLE_DDL, MigrationLock } from './lock.js';
+import { waitForMutations, type PendingMutation } from './mutations.js';
 
 export interface MigrateOptions {
   url: string;
@@ -24,12 +26,20 @@ export interface MigrateOptions {
   lockTimeoutMs?: number;
   /** Lease of the migration lock; a crashed migrator blocks others this long (default 60 s). */
   leaseMs?: number;
+  /** Where mutations run: on a cluster the migrator waits for them on every replica. */
+  topology?: ClickHouseTopology;
+  /** How long to wait for running mutations before a migration (default 20 minutes). */
+  mutationsTimeoutMs?: number;
+  /** How often to look at running mutations while waiting (default 2 s). */
+  mutationsPollMs?: number;
   /** Called as each migration starts and finishes (the CLI prints these). */
   onEvent?: (event: MigrationEvent) => void;
 }
 
 export type MigrationEvent =
-  { type: 'applying'; file: string } | { type: 'applied'; file: string; durationMs: number };
+  | { type: 'waiting'; file: string; mutations: PendingMutation[] }
+  | { type: 'applying'; file: string }
+  | { type: 'applied'; file: string; durationMs: number };
 
 export interface AppliedMigration {
   version: number;
@@ -105,7 +115,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
       timeoutMs: options.lockTimeoutMs ?? 600_000,
     });
     try {
-      return await applyPending(client, database, migrations, lock, options.onEvent);
+      return await applyPending(client, database, migrations, lock, options);
     } finally {
       await lock.release();
     }
@@ -119,8 +129,9 @@ async function applyPending(
   database: string,
   migrations: Migration[],
   lock: MigrationLock,
-  onEvent: MigrateOptions['onEvent'],
+  options: MigrateOptions,
 ): Promise<MigrateResult> {
+  const { onEvent } = options;
   // Read under the lock: whatever another migrator applied before is visible now.
   const result = await client.query({
     query: `SELECT version, name, checksum FROM ${MIGRATIONS_TABLE} ORDER BY version`,
@@ -142,6 +153,12 @@ async function applyPending(
   const done: AppliedMigration[] = [];
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
+    await waitForMutations(client, database, {
+      topology: options.topology ?? 'single',
+      timeoutMs: options.mutationsTimeoutMs ?? 1_200_000,
+      pollMs: options.mutationsPollMs ?? 2_000,
+      onWaiting: (mutations) => onEvent?.({ type: 'waiting', file: migration.file, mutations }),
+    });
     lock.assertHeld();
     onEvent?.({ type: 'applying', file: migration.file });
     const started = Date.now();
