@@ -1,6 +1,6 @@
 /**
  * `npm run bench:merges`: what ClickHouse spends on a growing symbol table, merges included,
- * with the table as migrated and as the ReplacingMergeTree it was before migration 0008. Each
+ * with the schema as migrated and as it was up to an earlier migration (VARIANTS). Each
  * run migrates a fresh database on the local stack's embedded ClickHouse (or CLICKHOUSE_URL, with
  * BENCH_CLICKHOUSE_PID naming its process), writes
  * BENCH_BATCHES ingest batches through the worker's ClickHouseWriter (BENCH_BATCH_REPORTS
@@ -29,7 +29,7 @@ const rounds = Number(env.BENCH_ROUNDS ?? 2);
 /** Each variant's schema: every migration, or those up to a version. */
 const VARIANTS = {
   migrated: undefined,
-  'ReplacingMergeTree (up to migration 0007)': 7,
+  'up to migration 0009': 9,
 } as const;
 
 /** CPU milliseconds per thread name (ClickHouse names its merge threads MergeMutate). */

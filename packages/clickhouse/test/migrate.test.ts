@@ -183,13 +183,22 @@ describe('ClickHouse migrations', () => {
       },
     ]);
 
-    // 0007: merges of the symbol table climb fewer levels. Asked of the engine itself, so an
-    // engine that does not know the setting fails here rather than in a deployment.
-    const [symbols] = await query<{ engine_full: string }>(
-      `SELECT engine_full FROM system.tables WHERE database = {db:String} AND name = 'symbols_v1'`,
+    // 0007 and 0010: merges of the symbol table and of the views' tables climb fewer levels.
+    // Asked of the engine itself, so an engine that does not know the setting fails here rather
+    // than in a deployment.
+    const merged = await query<{ name: string; engine_full: string }>(
+      `SELECT name, engine_full FROM system.tables
+       WHERE database = {db:String} AND name IN ('symbols_v1', 'file_sizes_v1', 'section_bytes_v1')
+       ORDER BY name`,
       { db: database },
     );
-    expect(symbols!.engine_full).toContain('merge_selector_base = 10');
+    expect(merged.map((t) => [t.name, t.engine_full.includes('merge_selector_base = 10')])).toEqual(
+      [
+        ['file_sizes_v1', true],
+        ['section_bytes_v1', true],
+        ['symbols_v1', true],
+      ],
+    );
     // 0008-0009: the table swapped in for the MergeTree is gone.
     expect(await columns('symbols_v1_swap')).toEqual([]);
   });
