@@ -92,3 +92,21 @@ describe('DecodePool on worker threads', () => {
     );
   });
 });
+
+describe('DecodePool without threads', () => {
+  const pool = new DecodePool(0, { maxBytes: 1024 * 1024, keepSymbols: false });
+
+  it('decodes on the event loop: a plain JSON body is stored compressed, a bad one refused', async () => {
+    expect(pool.size).toBe(0);
+    const text = JSON.stringify(envelope(sha(4)));
+    const decoded = await pool.decode({ bytes: Buffer.from(text), encoding: 'identity' });
+    expect(decoded.upload.commitSha).toBe(sha(4));
+    expect(gunzipSync(decoded.gzip).toString()).toBe(text);
+    await expect(
+      pool.decode({ bytes: Buffer.from('{"metadata": '), encoding: 'identity' }),
+    ).rejects.toThrow('Request body is not valid JSON');
+    await expect(
+      pool.decode({ bytes: Buffer.from(JSON.stringify({ metadata: {} })), encoding: '' }),
+    ).rejects.toBeInstanceOf(BadRequestException);
+  });
+});

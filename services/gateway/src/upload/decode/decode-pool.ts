@@ -87,13 +87,7 @@ export class DecodePool implements OnApplicationShutdown {
 
   /** Decodes on a free thread; `raw.bytes` may be moved there, so do not read it afterwards. */
   decode(raw: RawUpload): Promise<DecodedUpload> {
-    if (this.threads.length === 0) {
-      try {
-        return Promise.resolve(decodeUpload(raw, this.options));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
+    if (this.threads.length === 0) return decodeUpload(raw, this.options);
     if (this.closed) return Promise.reject(new Error('DecodePool is closed'));
     return new Promise((resolve, reject) => {
       this.waiting.push({ id: this.nextId++, raw, resolve, reject });

@@ -6,11 +6,11 @@ import { transferable, type DecodeReply } from './decode-pool.js';
 // A decode thread of DecodePool: one upload at a time, answered by id.
 parentPort!.on(
   'message',
-  ({ id, raw, options }: { id: number; raw: RawUpload; options: DecodeOptions }) => {
+  async ({ id, raw, options }: { id: number; raw: RawUpload; options: DecodeOptions }) => {
     let reply: DecodeReply;
     let transfer: ArrayBuffer[] = [];
     try {
-      const result = decodeUpload(raw, options);
+      const result = await decodeUpload(raw, options);
       reply = { id, result };
       transfer = transferable(result.gzip);
     } catch (error) {
