@@ -19,6 +19,11 @@ import { StoredReports, type StoredReport } from './stored-reports.js';
 import { WorkerConfig } from '../config.js';
 
 const gunzipAsync = promisify(gunzip);
+/**
+ * A 2.2 MB document in 1 MiB output chunks: at zlib's default of 16 KB, libuv's pool hands
+ * every chunk back to the event loop, which doubled the CPU of each gunzip (about 9 against 4 ms).
+ */
+const GUNZIP_OPTIONS = { chunkSize: 1 << 20 };
 
 /** How long a batch waits for jobs still preparing their report before it is written anyway. */
 const BATCH_MAX_WAIT_MS = 100;
@@ -139,7 +144,7 @@ export class IngestReportService {
     let memory: MemoryReport;
     try {
       const envelope = JSON.parse(
-        (await gunzipAsync(report.payload)).toString('utf8'),
+        (await gunzipAsync(report.payload, GUNZIP_OPTIONS)).toString('utf8'),
       ) as UploadEnvelope;
       memory = envelope.memory_analysis;
     } catch (error) {
