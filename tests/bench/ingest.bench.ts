@@ -1,7 +1,7 @@
 /**
  * `npm run bench:ingest`: upload throughput and ingestion rate against the running stack
  * (`npm run up`). 32 concurrent uploaders each send a series of 10k-symbol reports, as CI
- * runners would (gzip bodies, one commit after another); the script measures each upload's
+ * runners would (one commit after another); the script measures each upload's
  * acknowledgement time, then how fast the worker gets every symbol row into ClickHouse. It
  * starts once ClickHouse has finished merging what earlier runs wrote.
  *
@@ -11,7 +11,9 @@
  * saturation; a pace such as 2000 waits that long, ±50 %, between a runner's uploads, as CI
  * runners that build between uploads do), BENCH_SEPARATE_PHASES (1: the queue is paused while
  * uploading and resumed after the last acknowledgement, so on a small machine the acknowledgement
- * times are not those of a gateway fighting the worker for the same cores; 0: both at once).
+ * times are not those of a gateway fighting the worker for the same cores; 0: both at once),
+ * BENCH_ENCODING (gzip, as our CLI sends; identity: plain JSON, as the MemBrowse CLI sends, which
+ * the gateway compresses before storing).
  */
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +25,7 @@ import type { UploadEnvelope } from '@memtrail/contracts';
 import {
   baseSymbols,
   benchProject,
+  type BodyEncoding,
   percentile,
   postUpload,
   processCpuMs,
@@ -39,6 +42,9 @@ const uploadsEach = Number(env.BENCH_UPLOADS_EACH ?? 15);
 const symbolCount = Number(env.BENCH_SYMBOLS ?? 10_000);
 const paceMs = Number(env.BENCH_PACE_MS ?? 0);
 const separatePhases = (env.BENCH_SEPARATE_PHASES ?? '1') !== '0';
+const encoding = (env.BENCH_ENCODING ?? 'gzip') as BodyEncoding;
+if (encoding !== 'gzip' && encoding !== 'identity')
+  throw new Error(`BENCH_ENCODING must be gzip or identity, not ${encoding}`);
 const metricsUrl = (service: 'gateway' | 'ingest-worker') =>
   `http://127.0.0.1:${metricsPort(service, stackPorts.gateway)}/metrics`;
 if (!env.DATABASE_URL)
@@ -74,7 +80,8 @@ async function main(): Promise<void> {
         },
         memory_analysis: report(symbols, step),
       };
-      series.push(gzipSync(JSON.stringify(envelope), { level: 1 }));
+      const json = Buffer.from(JSON.stringify(envelope));
+      series.push(encoding === 'gzip' ? gzipSync(json, { level: 1 }) : json);
     }
     bodies.push(series);
   }
@@ -98,7 +105,7 @@ async function main(): Promise<void> {
       if (paceMs > 0) await new Promise((resolve) => setTimeout(resolve, paceMs * Math.random()));
       for (const body of series) {
         const t0 = performance.now();
-        const response = await postUpload(gateway, apiKey, body);
+        const response = await postUpload(gateway, apiKey, body, encoding);
         await response.arrayBuffer();
         if (!response.ok) throw new Error(`upload failed: ${response.status}`);
         latencies.push(performance.now() - t0);
@@ -159,6 +166,7 @@ async function main(): Promise<void> {
         uploaders,
         pace_ms: paceMs,
         separate_phases: separatePhases,
+        encoding,
         uploads: total,
         symbols_per_report: symbolCount,
         ack: {

@@ -141,19 +141,23 @@ export function stackClickHousePid(): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
 }
 
-/** POSTs one gzip-compressed upload body to the gateway with a project API key. */
+/** How an upload body is sent: gzip (our CLI) or plain JSON (the MemBrowse CLI). */
+export type BodyEncoding = 'gzip' | 'identity';
+
+/** POSTs one upload body to the gateway with a project API key. */
 export function postUpload(
   gateway: string,
   apiKey: string,
-  gzipBody: Uint8Array,
+  body: Uint8Array,
+  encoding: BodyEncoding = 'gzip',
 ): Promise<Response> {
   return fetch(`${gateway}/upload`, {
     method: 'POST',
     headers: {
       Authorization: `Bearer ${apiKey}`,
       'Content-Type': 'application/json',
-      'Content-Encoding': 'gzip',
+      ...(encoding === 'gzip' ? { 'Content-Encoding': 'gzip' } : {}),
     },
-    body: gzipBody,
+    body,
   });
 }
