@@ -1,5 +1,5 @@
 // @memtrail/db: the Prisma schema's generated client, a factory that wires it to PostgreSQL
-// through node-postgres, and the migration runner.
+// through node-postgres, the migration runner, and the reader of stored upload payloads.
 
 export { createPrismaClient, parseDatabaseUrl, type DbClientOptions } from './client.js';
 export {
@@ -13,6 +13,7 @@ export {
   type Migration,
 } from './migrate.js';
 export { markForReingest, type ReingestScope } from './reingest.js';
+export { readStoredPayload } from './payload.js';
 export {
   createSqlPool,
   inTransaction,

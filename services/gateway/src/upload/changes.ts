@@ -1,20 +1,8 @@
-import { gunzip } from 'node:zlib';
-import { promisify } from 'node:util';
-import type {
-  ChangesSummary,
-  MemoryReport,
-  UploadChanges,
-  UploadEnvelope,
-} from '@memtrail/contracts';
+import type { ChangesSummary, MemoryReport, UploadChanges } from '@memtrail/contracts';
 import type { Logger } from '@nestjs/common';
-import type { PrismaClient } from '@memtrail/db';
+import { readStoredPayload, type PrismaClient } from '@memtrail/db';
 import { diffReports, toChangesSummary, toUploadChanges } from '@memtrail/report';
 import type { Totals } from './totals.js';
-
-const gunzipAsync = promisify(gunzip);
-// 1 MiB output chunks: at zlib's default of 16 KB the pool hands every chunk back to the event
-// loop, about twice the CPU for a payload of megabytes.
-const GUNZIP_OPTIONS = { chunkSize: 1 << 20 };
 
 /** Symbol rows per change kind in an answer: the largest by |delta| (a PR comment shows few). */
 export const MAX_SYMBOL_CHANGES = 200;
@@ -98,10 +86,7 @@ export async function loadComparableReport(
     });
     if (!report || report.kind === 'build_failed') return null;
     if (report.kind === 'full') {
-      const envelope = JSON.parse(
-        (await gunzipAsync(report.payload, GUNZIP_OPTIONS)).toString('utf8'),
-      ) as UploadEnvelope;
-      return envelope.memory_analysis;
+      return (await readStoredPayload(report.payload)).memory_analysis;
     }
     sha = report.parentSha;
   }
