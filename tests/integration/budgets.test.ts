@@ -40,7 +40,7 @@ describe('budgets: managed by project members, evaluated on every upload', () =>
     stores = await createIsolatedStores();
     gw = await startGateway(stores, {
       DEPLOYMENT_MODE: 'onprem',
-      UPLOAD_RATE_LIMIT_PER_MINUTE: '5',
+      UPLOAD_RATE_LIMIT_PER_MINUTE: '7',
     });
     token = (await signUpOnPrem(gw.url, 'owner@example.com')).access_token;
     strangerToken = (await signUpOnPrem(gw.url, 'stranger@example.com')).access_token;
@@ -129,12 +129,42 @@ describe('budgets: managed by project members, evaluated on every upload', () =>
     ]);
   });
 
+  it('evaluates a pattern that backtracking regexes choke on against a 500-character branch', async () => {
+    const pattern = '*a'.repeat(36);
+    const created = await call(gw.url, 'POST', base, {
+      token,
+      body: { name: 'Many stars', branch_pattern: pattern, limits: { FLASH: 400 } },
+    });
+    expect(created.status).toBe(201);
+    const uploaded = await post(
+      '/upload',
+      upload('e'.repeat(40), 'a'.repeat(500)),
+      project.api_key,
+    );
+    expect(uploaded.status).toBe(200);
+    const alerts = (uploaded.body.data as { alerts: { budgets: { budget_name: string }[] } })
+      .alerts;
+    expect(alerts.budgets.map((b) => b.budget_name)).toContain('Many stars');
+    const missed = await post(
+      '/upload',
+      upload('f'.repeat(40), `${'a'.repeat(499)}b`),
+      project.api_key,
+    );
+    const missedAlerts = (missed.body.data as { alerts: { budgets: { budget_name: string }[] } })
+      .alerts;
+    expect(missedAlerts.budgets.map((b) => b.budget_name)).not.toContain('Many stars');
+  });
+
   it('refuses bad budgets with the reason and strangers with 404', async () => {
     const cases: [unknown, string][] = [
       [{ limits: { FLASH: 1 } }, 'Budget name is required'],
       [{ name: 'x', limits: {} }, 'limits needs at least one region'],
       [{ name: 'x', limits: { FLASH: -1 } }, 'limits.FLASH must be a whole number of bytes'],
       [{ name: 'x', limits: { FLASH: 1 }, branch_pattern: 7 }, 'branch_pattern must be a string'],
+      [
+        { name: 'x', limits: { FLASH: 1 }, branch_pattern: '*'.repeat(201) },
+        'branch_pattern cannot exceed 200 characters',
+      ],
     ];
     for (const [body, message] of cases) {
       const result = await call(gw.url, 'POST', base, { token, body });

@@ -1,4 +1,5 @@
 import type { BudgetAlert } from '@memtrail/contracts';
+import { globMatches } from './branch-glob.js';
 import type { RegionTotal } from './totals.js';
 
 export interface BudgetRule {
@@ -19,15 +20,11 @@ export function toBudgetRules(
   }));
 }
 
-/** Glob match for branch patterns: `*` any run of characters, `?` one character. */
+/** Whether a budget's branch pattern (a glob, see branch-glob.ts) applies to the branch. */
 export function branchMatches(pattern: string | null, branch: string | null): boolean {
   if (!pattern) return true;
   if (branch === null) return false;
-  const regex = pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${regex}$`).test(branch);
+  return globMatches(pattern, branch);
 }
 
 /** The alerts of every budget that applies to the branch and that some region exceeds. */
