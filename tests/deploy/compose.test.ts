@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -32,29 +33,37 @@ function composeClient(): string[] | undefined {
   return undefined;
 }
 
-/** `${NAME:-default}` with an empty environment, as compose does. */
-function interpolate(value: unknown): unknown {
+/** `${NAME}`, `${NAME:-default}` and `${NAME:?error}` as compose interpolates them from `env`. */
+function interpolate(value: unknown, env: Record<string, string>): unknown {
   if (typeof value === 'string') {
     return value.replace(
-      /\$\{([A-Z0-9_]+)(?::-([^}]*))?\}/g,
-      (_m, _name, fallback?: string) => fallback ?? '',
+      /\$\{([A-Z0-9_]+)(?::([-?])([^}]*))?\}/g,
+      (_m, name: string, kind?: string, word?: string) => {
+        if (env[name]) return env[name];
+        if (kind === '?') throw new Error(`required variable ${name} is missing a value: ${word}`);
+        return kind === '-' ? word! : '';
+      },
     );
   }
-  if (Array.isArray(value)) return value.map(interpolate);
+  if (Array.isArray(value)) return value.map((item) => interpolate(item, env));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)]));
   }
   return value;
 }
 
 /**
- * The compose file as compose sees it: rendered by `<client> config` when a client is installed
- * (that also proves the file is valid for it), else parsed here with merge keys and defaults.
+ * The compose file as compose sees it with `env` (else a clean one): rendered by
+ * `<client> config` when a client is installed (that also proves the file is valid for it),
+ * else parsed here with merge keys and defaults.
  */
-function loadCompose(): { compose: ComposeFile; renderedBy: string } {
+function loadCompose(extra: Record<string, string> = {}): {
+  compose: ComposeFile;
+  renderedBy: string;
+} {
   const client = composeClient();
   // A clean environment: the defaults written in the file are what is checked.
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...extra };
   if (client) {
     const result = spawnSync(client[0]!, [...client.slice(1), '-f', file, 'config'], {
       encoding: 'utf8',
@@ -65,10 +74,11 @@ function loadCompose(): { compose: ComposeFile; renderedBy: string } {
     return { compose: parse(result.stdout) as ComposeFile, renderedBy: client.join(' ') };
   }
   const raw = parse(readFileSync(file, 'utf8'), { merge: true }) as ComposeFile;
-  return { compose: interpolate(raw) as ComposeFile, renderedBy: 'yaml' };
+  return { compose: interpolate(raw, env) as ComposeFile, renderedBy: 'yaml' };
 }
 
-const { compose, renderedBy } = loadCompose();
+// What an operator provides: the one variable without a default.
+const { compose, renderedBy } = loadCompose({ JWT_SECRET: randomBytes(32).toString('hex') });
 const envOf = (service: string) =>
   Object.fromEntries(
     Object.entries(compose.services[service]?.environment ?? {}).map(([k, v]) => [k, String(v)]),
@@ -90,6 +100,11 @@ describe(`docker-compose.yml (rendered by ${renderedBy})`, () => {
       expect(compose.services[service]!.build?.target).toBe(service);
     },
   );
+
+  it('refuses to start without JWT_SECRET instead of signing sessions with a public key', () => {
+    expect(() => loadCompose()).toThrow(/JWT_SECRET/);
+    expect(readFileSync(file, 'utf8')).not.toMatch(/JWT_SECRET:-/);
+  });
 
   it('starts services only after the one-shot migrator succeeded', () => {
     expect(compose.services['migrate']!.command).toEqual(['migrate']);

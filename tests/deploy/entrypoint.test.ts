@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createIsolatedStores, eventually, freePort, type IsolatedStores } from '@memtrail/testing';
 import { repoRoot } from './manifests.js';
@@ -45,6 +46,7 @@ describe('deploy/docker/entrypoint.sh', () => {
     });
     start('ingest-worker', { METRICS_PORT: String(ports.workerMetrics) });
     start('gateway', {
+      JWT_SECRET: randomBytes(32).toString('hex'),
       PORT: String(ports.gateway),
       QUERY_PORT: String(ports.query),
       METRICS_PORT: String(ports.gatewayMetrics),
@@ -129,6 +131,23 @@ describe('deploy/docker/entrypoint.sh', () => {
     expect(result.stderr).toContain(
       'usage: entrypoint.sh gateway|query|ingest-worker|migrate|reingest',
     );
+  });
+
+  it('ends the gateway at start-up without JWT_SECRET, naming it, in every NODE_ENV', () => {
+    for (const NODE_ENV of ['development', 'production']) {
+      const result = spawnSync(ENTRYPOINT, ['gateway'], {
+        encoding: 'utf8',
+        env: {
+          PATH: `${join(process.execPath, '..')}:${process.env.PATH ?? ''}`,
+          DATABASE_URL: stores.databaseUrl,
+          REDIS_URL: stores.redisUrl,
+          NODE_ENV,
+        },
+        timeout: 60_000,
+      });
+      expect({ NODE_ENV, status: result.status }).toEqual({ NODE_ENV, status: 1 });
+      expect(result.stderr).toContain('JWT_SECRET (unset): JWT_SECRET must be set');
+    }
   });
 
   it('passes reingest its arguments, which it checks before connecting', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
 import { renderKustomize, validateManifest, type Manifest } from './manifests.js';
 import { checkServiceEnv, SERVICE_CONFIGS, type ServiceName } from './service-configs.js';
 
@@ -11,6 +12,7 @@ interface Container {
   args?: string[];
   ports?: { name: string; containerPort: number }[];
   envFrom?: unknown[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string } } }[];
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
@@ -102,14 +104,40 @@ describe.each(TREES)('kustomize %s', (tree) => {
           Buffer.from(v, 'base64').toString('utf8'),
         ]),
       );
+      // Variables from the operator's memtrail-keys get random values, as the operator creates.
+      const container = podSpec(byName('Deployment', `memtrail-${service}`)).containers[0]!;
+      const fromKeys = Object.fromEntries(
+        (container.env ?? [])
+          .filter((v) => v.valueFrom?.secretKeyRef?.name === 'memtrail-keys')
+          .map((v) => [v.name, randomBytes(32).toString('hex')]),
+      );
       const env = {
         ...(byName('ConfigMap', 'memtrail-config')['data'] as Record<string, string>),
         ...secretData,
         ...((secret['stringData'] ?? {}) as Record<string, string>),
+        ...fromKeys,
       };
       expect(checkServiceEnv(service, env)['METRICS_PORT']).toBe(9464);
     },
   );
+
+  it('takes the signing key from the operator-created memtrail-keys, never from a file here', () => {
+    const gateway = podSpec(
+      manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === 'memtrail-gateway')!,
+    ).containers[0]!;
+    expect(gateway.env).toContainEqual({
+      name: 'JWT_SECRET',
+      valueFrom: { secretKeyRef: { name: 'memtrail-keys', key: 'JWT_SECRET' } },
+    });
+    expect(manifests.some((m) => m.kind === 'Secret' && m.metadata.name === 'memtrail-keys')).toBe(
+      false,
+    );
+    for (const secret of manifests.filter((m) => m.kind === 'Secret')) {
+      expect(
+        Object.keys({ ...(secret['data'] ?? {}), ...(secret['stringData'] ?? {}) }),
+      ).not.toContain('JWT_SECRET');
+    }
+  });
 
   it('points every HPA and PDB at an existing Deployment', () => {
     const deployments = new Set(memtrail('Deployment').map((m) => m.metadata.name));

@@ -16,6 +16,7 @@ import { createPrismaClient, type PrismaClient } from '@memtrail/db';
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
+import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
 import { AppModule } from '../../services/ingest-worker/src/app.module.js';
 import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
@@ -86,6 +87,7 @@ describe('memtrail CLI → gateway → ingest worker → ClickHouse', () => {
         REDIS_URL: stores.redisUrl,
         QUEUE_PREFIX: stores.queuePrefix,
         CORE_URL: 'https://memtrail.example',
+        JWT_SECRET: TEST_JWT_SECRET,
         UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
       }),
     );

@@ -9,6 +9,7 @@ import { AppModule as QueryModule } from '../../services/query/src/app.module.js
 import { QueryConfig } from '../../services/query/src/config.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
+import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
 
 describe('gateway readiness through the query service', () => {
   let stores: IsolatedStores;
@@ -47,6 +48,7 @@ describe('gateway readiness through the query service', () => {
       REDIS_URL: stores.redisUrl,
       QUERY_PORT: String(queryPort),
       QUERY_TIMEOUT_MS: '1500',
+      JWT_SECRET: TEST_JWT_SECRET,
       WEB_DIST_DIR: '/nonexistent',
     });
     gateway = await createGatewayApp(config);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { Redis } from 'ioredis';
 import { VALIDATION_MESSAGES, type CreatedProjectData } from '@memtrail/contracts';
@@ -10,10 +10,9 @@ import {
   call,
   signUpOnPrem,
   startGateway,
+  TEST_JWT_SECRET as SECRET,
   type Gateway,
 } from '../../services/gateway/test/support/gateway-harness.js';
-
-const SECRET = 'test-secret-test-secret-test-secret-0123';
 
 function jwt(header: object, payload: object, secret = SECRET): string {
   const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -144,6 +143,12 @@ describe('tenant isolation, tokens and project inputs', () => {
         { ...claims, exp: now + 600 },
         'another-secret-another-secret-another',
       ),
+      // The key a gateway without JWT_SECRET used to derive: computable by anyone.
+      derivedFromDatabaseUrl: jwt(
+        { alg: 'HS256', typ: 'JWT' },
+        { ...claims, iat: now, exp: now + 600 },
+        createHash('sha256').update(`memtrail-dev-jwt:${stores.databaseUrl}`).digest('hex'),
+      ),
       otherAudience: jwt(
         { alg: 'HS256', typ: 'JWT' },
         { ...claims, aud: 'elsewhere', exp: now + 600 },
@@ -157,6 +162,18 @@ describe('tenant isolation, tokens and project inputs', () => {
         body: { status: 'error', type: 'UnauthorizedError', error: 'Unauthorized', data: null },
       });
     }
+  });
+
+  it('never starts without an explicit strong JWT_SECRET, in any NODE_ENV', async () => {
+    for (const NODE_ENV of ['development', 'test', 'production']) {
+      await expect(startGateway(stores, { JWT_SECRET: '', NODE_ENV })).rejects.toThrow(
+        'JWT_SECRET (unset): JWT_SECRET must be set to a random value of at least 32 characters',
+      );
+    }
+    const weak = 'change-me-this-development-secret-is-not-safe';
+    const refused = startGateway(stores, { JWT_SECRET: weak });
+    await expect(refused).rejects.toThrow('JWT_SECRET (45 characters): JWT_SECRET is a published');
+    await expect(refused).rejects.not.toThrow(weak);
   });
 
   it('rejects bad project and region inputs with the spec messages, writing nothing', async () => {

@@ -15,6 +15,7 @@ import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
 import type { Redis } from 'ioredis';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
+import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
 
 const sample = JSON.parse(
@@ -128,6 +129,7 @@ describe('POST /upload', () => {
       REDIS_URL: stores.redisUrl,
       QUEUE_PREFIX: stores.queuePrefix,
       CORE_URL: 'https://memtrail.example',
+      JWT_SECRET: TEST_JWT_SECRET,
       UPLOAD_MAX_BYTES: String(8 * 1024 * 1024),
       UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
       UPLOAD_SYMBOL_CHANGES: 'true',

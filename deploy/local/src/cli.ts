@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { relative } from 'node:path';
 import { readStackEnv, writeStackEnv } from './env-file.js';
 import { dataDir, repoRoot, stackPaths } from './paths.js';
+import { localSecrets } from './secrets.js';
 import { stackPorts } from './ports.js';
 import { ensureService, SERVICES, stopServices, waitForGateway } from './services.js';
 import { ensureStores, stopStores } from './stores.js';
@@ -24,12 +25,14 @@ async function up(storesOnly: boolean): Promise<void> {
 
   const lines = status.map((s) => `  ${s.name.padEnd(14)} ${s.url} (${s.source})`);
   if (!storesOnly) {
-    const serviceEnv = {
+    const serviceEnv: NodeJS.ProcessEnv = {
       ...env,
       NODE_ENV: process.env.NODE_ENV ?? 'development',
       PORT: String(stackPorts.gateway),
       QUERY_PORT: String(stackPorts.query),
     };
+    // Secrets given in the environment win over the generated ones.
+    for (const [name, value] of Object.entries(localSecrets())) serviceEnv[name] ||= value;
     for (const service of SERVICES) {
       const state = await ensureService(service, serviceEnv);
       lines.push(`  ${service.padEnd(14)} ${state}`);

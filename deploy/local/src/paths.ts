@@ -27,6 +27,8 @@ export const stackPaths = {
   run: join(dataDir, 'run'),
   /** Connection URLs of the running stack, in `KEY=value` lines for shells, tests and services. */
   envFile: join(dataDir, 'stack.env'),
+  /** Generated secrets of the local stack (mode 0600), apart from the shareable stack.env. */
+  secretsFile: join(dataDir, 'secrets.env'),
 };
 
 export const logFile = (name: string) => join(stackPaths.logs, `${name}.log`);

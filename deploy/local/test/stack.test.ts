@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { getPriority } from 'node:os';
+import { localSecrets } from '../src/secrets.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureStores } from '../src/stores.js';
 import { withStackLock } from '../src/lock.js';
@@ -25,6 +28,21 @@ describe('local stack', () => {
     // Each holder leaves before the next enters.
     for (let i = 0; i < events.length; i += 2) {
       expect(events[i]?.replace(':in', '')).toBe(events[i + 1]?.replace(':out', ''));
+    }
+  });
+
+  it('generates its secrets once, random, in a file only its owner can read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'memtrail-secrets-'));
+    try {
+      const file = join(dir, 'data', 'secrets.env');
+      const first = localSecrets(file);
+      expect(first.JWT_SECRET).toMatch(/^[0-9a-f]{64}$/);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(localSecrets(file)).toEqual(first);
+      expect(localSecrets(join(dir, 'other.env')).JWT_SECRET).not.toBe(first.JWT_SECRET);
+      expect(readFileSync(file, 'utf8')).toBe(`JWT_SECRET=${first.JWT_SECRET}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
+import { isSecretProperty } from './validators.js';
 
 /** Raised at start-up when the environment does not satisfy a service's config schema. */
 export class ConfigError extends Error {
@@ -10,12 +11,22 @@ export class ConfigError extends Error {
   }
 }
 
+/** A value as a config error may print it: secrets by length, URLs without passwords. */
+function shown(config: object, key: string, value: string | undefined): string {
+  if (value === undefined) return 'unset';
+  if (isSecretProperty(config, key)) return `${[...value].length} characters`;
+  return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/:@]*:)[^/@]*@/i, '$1***@'));
+}
+
 /** One line per variable, showing the raw value as written (not the converted one). */
-function describe(errors: ValidationError[], raw: Record<string, string | undefined>): string[] {
+function describe(
+  config: object,
+  errors: ValidationError[],
+  raw: Record<string, string | undefined>,
+): string[] {
   return errors.map((error) => {
-    const value = raw[error.property];
-    const shown = value === undefined ? 'unset' : JSON.stringify(value);
-    return `${error.property} (${shown}): ${Object.values(error.constraints ?? {}).join('; ')}`;
+    const value = shown(config, error.property, raw[error.property]);
+    return `${error.property} (${value}): ${Object.values(error.constraints ?? {}).join('; ')}`;
   });
 }
 
@@ -37,7 +48,7 @@ export function loadConfig<T extends object>(
     excludeExtraneousValues: false,
   });
   const errors = validateSync(config, { forbidUnknownValues: false });
-  if (errors.length > 0) throw new ConfigError(describe(errors, defined));
+  if (errors.length > 0) throw new ConfigError(describe(config, errors, defined));
   // Keep only the schema's own keys: the rest of the environment is not configuration.
   const known = new Set(Object.keys(new schema()));
   for (const key of Object.keys(config)) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import {
@@ -6,6 +7,7 @@ import {
   ConfigError,
   IsPostgresUrl,
   IsRedisUrl,
+  IsSecret,
   loadConfig,
 } from '@memtrail/config';
 
@@ -70,5 +72,45 @@ describe('loadConfig', () => {
     expect(message).toContain('DATABASE_URL (unset)');
     expect(message).toContain('REDIS_URL ("http://x"): must be a URL starting with redis://');
     expect(message).toContain('LOG_LEVEL ("loud")');
+  });
+
+  it('shows URLs in errors without their passwords', () => {
+    expect(() =>
+      loadConfig(SampleConfig, { DATABASE_URL: 'mysql://app:hunter2@db/x', PORT: 'x' }),
+    ).toThrow('DATABASE_URL ("mysql://app:***@db/x")');
+  });
+});
+
+class SecretConfig {
+  @IsSecret()
+  SIGNING_KEY!: string;
+}
+
+describe('IsSecret', () => {
+  const refusal = (value?: string) => {
+    try {
+      loadConfig(SecretConfig, value === undefined ? {} : { SIGNING_KEY: value });
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return 'accepted';
+  };
+
+  it('accepts random keys of 32 characters and more', () => {
+    expect(refusal(randomBytes(16).toString('hex'))).toBe('accepted');
+    expect(refusal('q8Zr1xV3tP0mLw9cK2sN7bYh4dJ6gF5e')).toBe('accepted');
+  });
+
+  it('refuses missing, short, placeholder and repetitive keys, never printing them', () => {
+    expect(refusal()).toContain('SIGNING_KEY (unset): SIGNING_KEY must be set');
+    expect(refusal('s3cr3t-but-short')).toContain(
+      'SIGNING_KEY (16 characters): SIGNING_KEY must be at least 32 characters',
+    );
+    expect(refusal('CHANGE-ME-to-at-least-32-random-characters')).toContain(
+      'is a published placeholder',
+    );
+    expect(refusal('ab'.repeat(20))).toContain('is too predictable');
+    for (const value of ['s3cr3t-but-short', 'ab'.repeat(20)])
+      expect(refusal(value)).not.toContain(value);
   });
 });

@@ -1,15 +1,13 @@
 import { availableParallelism } from 'node:os';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import {
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  Min,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
-import { BooleanEnv, CommonConfig, IsHttpUrl, IsPostgresUrl, IsRedisUrl } from '@memtrail/config';
+  BooleanEnv,
+  CommonConfig,
+  IsHttpUrl,
+  IsPostgresUrl,
+  IsRedisUrl,
+  IsSecret,
+} from '@memtrail/config';
 
 /** Every variable the gateway reads; validated at start-up (see README "Configuration"). */
 export class GatewayConfig extends CommonConfig {
@@ -95,13 +93,11 @@ export class GatewayConfig extends CommonConfig {
   PUBLIC_URL?: string;
 
   /**
-   * Signs access tokens (HS256). Required in production; elsewhere a per-database default is
-   * derived with a warning (see auth/jwt-secret.ts).
+   * Signs access tokens (HS256). Always required and never derived: a key computable from other
+   * settings lets anyone forge sessions. `npm run up` generates one under .data/.
    */
-  @ValidateIf((c: GatewayConfig) => c.NODE_ENV === 'production' || c.JWT_SECRET !== undefined)
-  @IsString()
-  @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
-  JWT_SECRET?: string;
+  @IsSecret()
+  JWT_SECRET!: string;
 
   /** Longer than the web's 45-minute refresh interval (spec §9), with room for a late tick. */
   @IsInt()

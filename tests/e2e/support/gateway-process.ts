@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readStackEnv, stackPorts } from '@memtrail/local-stack';
+import { localSecrets, readStackEnv, stackPorts } from '@memtrail/local-stack';
 import { freePort } from '@memtrail/testing';
 
 // A second gateway process beside the running local stack, for end-to-end tests of settings the
@@ -57,6 +57,8 @@ export async function startGatewayProcess(
       PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
       ...stackStores(),
       QUERY_PORT: String(stackPorts.query),
+      // The stack's own signing key, as its gateway got it (tests/run-all.sh may export one).
+      JWT_SECRET: process.env.JWT_SECRET || localSecrets().JWT_SECRET,
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: url,

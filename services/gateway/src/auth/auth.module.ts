@@ -9,7 +9,6 @@ import { AuthService } from './auth.service.js';
 import { JWT_SECRET } from './auth.tokens.js';
 import { EmailTokenService } from './email-token.service.js';
 import { JwtAuthGuard } from './jwt-auth.guard.js';
-import { resolveJwtSecret } from './jwt-secret.js';
 import { JwtStrategy } from './jwt.strategy.js';
 import { SessionHandoffService } from './session-handoff.service.js';
 import { SessionService } from './session.service.js';
@@ -19,7 +18,11 @@ import { SessionService } from './session.service.js';
   imports: [PassportModule, MailModule, RateLimitModule],
   controllers: [AuthController],
   providers: [
-    { provide: JWT_SECRET, inject: [GatewayConfig], useFactory: resolveJwtSecret },
+    {
+      provide: JWT_SECRET,
+      inject: [GatewayConfig],
+      useFactory: (config: GatewayConfig) => config.JWT_SECRET,
+    },
     {
       provide: JwtService,
       inject: [JWT_SECRET],

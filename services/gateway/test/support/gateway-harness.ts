@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { loadConfig } from '@memtrail/config';
 import type { AuthResponse, AuthSession } from '@memtrail/contracts';
@@ -13,6 +14,9 @@ export interface Gateway {
   prisma: PrismaClient;
   close(): Promise<void>;
 }
+
+/** One signing key per test file, so gateways a test restarts accept each other's tokens. */
+export const TEST_JWT_SECRET = randomBytes(32).toString('hex');
 
 /**
  * The real gateway in-process against a test file's isolated stores, on a chosen or free port.
@@ -31,7 +35,7 @@ export async function startGateway(
     QUERY_PORT: String(await freePort()),
     WEB_DIST_DIR: '/nonexistent',
     PUBLIC_URL: `http://127.0.0.1:${listenPort}`,
-    JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+    JWT_SECRET: TEST_JWT_SECRET,
     NODE_ENV: 'test',
     ...env,
   });
