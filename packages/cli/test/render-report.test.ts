@@ -97,7 +97,34 @@ describe('human report', () => {
 });
 
 describe('region nesting', () => {
-  it('indents children under the smallest containing parent and sums their usage', () => {
+  it('follows the report: containers hold their children, overlapping regions stay apart', () => {
+    const own = (r: ReportRegion, basis: ReportRegion['used_size_basis'] = 'linker') => ({
+      ...r,
+      used_size_basis: basis,
+    });
+    const layout: Record<string, ReportRegion> = {
+      FLASH: { ...own(region(0x08000000, 0x100000, 5100), 'container'), container: true },
+      FLASH_START: { ...own(region(0x08000000, 0x4000, 100)), parent: 'FLASH' },
+      FLASH_TEXT: { ...own(region(0x08020000, 0xe0000, 5000)), parent: 'FLASH' },
+      ram0: own(region(0x20000000, 0x20000, 300)),
+      ram1: own(region(0x20000000, 0x1c000, 0)),
+      ram4: { ...own(region(0, 0, 0)), placeholder: true },
+    };
+    expect(regionTree(layout).map((n) => [n.name, n.depth, n.used])).toEqual([
+      ['FLASH', 0, 5100],
+      ['FLASH_START', 1, 100],
+      ['FLASH_TEXT', 1, 5000],
+      ['ram0', 0, 300],
+      ['ram1', 0, 0],
+    ]);
+    expect(regionTree(layout, { all: true }).map((n) => n.name)).toContain('ram4');
+    const text = renderReportText({ ...sampleReport(), memory_layout: layout });
+    expect(text).not.toMatch(/\nram4 /);
+    expect(text).toContain('Not shown: 1 zero-length region(s): ram4');
+    expect(text).toMatch(/\nram0\s+0x20000000-0x2001FFFF\s+128\.0 KB\s+300 B/);
+  });
+
+  it('without nesting in the report (MemBrowse), nests by address and sums the children', () => {
     const layout = {
       FLASH: region(0x08000000, 0x100000),
       FLASH_START: region(0x08000000, 0x4000, 100),

@@ -10,8 +10,8 @@
  * symbol accounts for (alignment, fill, anonymous data, load-image copies); it is negative when
  * symbols overlap (aliases). Region used_change equals the sum of its sections' deltas whenever
  * each report's region used_size is the sum of its sections: true of MemBrowse reports and of
- * ours except for parent regions (those listing `children`), whose used_size adds up their
- * children's.
+ * ours measured by `address` or `occupied` without overlaps; GNU ld's figure (`linker`) also
+ * counts the padding between sections, and a container's is the sum of its children's.
  */
 
 export type DiffStatus = 'added' | 'removed' | 'modified' | 'unchanged';

@@ -33,6 +33,20 @@ export interface ReportSection {
   end_address: number;
 }
 
+/**
+ * How a region's `used_size` was measured (Memtrail reports; MemBrowse sends none):
+ * - `linker`: what GNU ld's `--print-memory-usage` says for the link: from the region's origin to
+ *   the end of the last section the linker placed in it (padding between sections included);
+ * - `linker_extended`: the linker's figure extended over what it does not charge to the region
+ *   but lies in it: load images placed with `AT(expr)`, sections given an address but no region;
+ * - `occupied`: the bytes the region's sections cover (no gaps), used where the linker's figure
+ *   would count free space (a stack pinned at the region's end makes ld say 100 %), where
+ *   `--skip-section` removed a section the linker placed there, and for IAR and Arm layouts;
+ * - `address`: the sum of the sections whose address lies in the region (no placement known);
+ * - `container`: the sum of its `children` (nothing is placed in the region itself).
+ */
+export type UsedSizeBasis = 'linker' | 'linker_extended' | 'occupied' | 'address' | 'container';
+
 export interface ReportRegion {
   address: number;
   limit_size: number;
@@ -43,6 +57,17 @@ export interface ReportRegion {
   free_size: number;
   utilization_percent: number;
   sections: ReportSection[];
+  used_size_basis?: UsedSizeBasis;
+  /** The linker's own figure, when `used_size` is measured otherwise (`linker_extended`, `occupied`). */
+  linker_used_size?: number;
+  /** A region around others with nothing placed in it directly: `used_size` sums its `children`. */
+  container?: boolean;
+  /** Regions directly inside a container, in declaration order. */
+  children?: string[];
+  /** The container this region lies in. */
+  parent?: string;
+  /** LENGTH = 0: a name reserved by the script, holding nothing; displays may hide it. */
+  placeholder?: boolean;
 }
 
 export interface ProgramHeader {

@@ -11,7 +11,7 @@ export function readElfLayout(elf: string): {
   const segments: LayoutSegment[] = [];
   for (const line of out.split('\n')) {
     const section =
-      /^\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+[0-9a-f]+\s+(\S*)\s+\d+\s+\d+\s+\d+$/.exec(
+      /^\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+[0-9a-f]+\s+(\S*)\s+\d+\s+\d+\s+(\d+)$/.exec(
         line,
       );
     if (section) {
@@ -25,7 +25,9 @@ export function readElfLayout(elf: string): {
           alloc: flags.includes('A'),
           write: flags.includes('W'),
           exec: flags.includes('X'),
+          tls: flags.includes('T'),
         },
+        alignment: Number(section[6]),
       });
       continue;
     }

@@ -8,73 +8,82 @@ import {
   buildMemoryLayout,
   LayoutError,
   loadLinkerScripts,
+  sectionAssignments,
   type LayoutSection,
   type LinkerRegion,
 } from '@memtrail/report';
 import { readElfLayout, sizeAndLoadAddresses } from './layout-elf.js';
-import { parseMemoryConfiguration } from './linker-ld.js';
+import { parseMemoryConfiguration, parseMemoryUsage } from './linker-ld.js';
 
 const firmwareDir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'linker', 'firmware');
 
 describe('region mapping on a real Cortex-M ELF', () => {
   let elf: string;
   let regions: LinkerRegion[];
+  let assignments: ReturnType<typeof sectionAssignments>;
   let mapRegions: ReturnType<typeof parseMemoryConfiguration>;
+  let ldUsage: ReturnType<typeof parseMemoryUsage>;
 
   beforeAll(() => {
     const dir = mkdtempSync(join(tmpdir(), 'memtrail-layout-'));
     elf = join(dir, 'fw.elf');
     const map = join(dir, 'fw.map');
-    execFileSync('arm-none-eabi-gcc', [
-      '-mcpu=cortex-m4',
-      '-mthumb',
-      '-nostdlib',
-      '-Os',
-      '-T',
-      join(firmwareDir, 'layout.ld'),
-      join(firmwareDir, 'main.c'),
-      '-o',
-      elf,
-      `-Wl,-Map=${map}`,
-    ]);
-    regions = loadLinkerScripts({ inputs: [{ script: join(firmwareDir, 'layout.ld') }] }).regions;
+    const stdout = execFileSync(
+      'arm-none-eabi-gcc',
+      [
+        '-mcpu=cortex-m4',
+        '-mthumb',
+        '-nostdlib',
+        '-Os',
+        '-T',
+        join(firmwareDir, 'layout.ld'),
+        join(firmwareDir, 'main.c'),
+        '-o',
+        elf,
+        `-Wl,-Map=${map}`,
+        '-Wl,--print-memory-usage',
+      ],
+      { encoding: 'utf8' },
+    );
+    const model = loadLinkerScripts({ inputs: [{ script: join(firmwareDir, 'layout.ld') }] });
+    regions = model.regions;
+    assignments = sectionAssignments(model);
     mapRegions = parseMemoryConfiguration(readFileSync(map, 'utf8'));
+    ldUsage = parseMemoryUsage(stdout);
   });
 
-  it('uses the regions ld used, attributes each section by size -A / objdump, and sums nested regions', () => {
+  it('uses the regions ld used and charges each one what ld --print-memory-usage says', () => {
     expect(regions.map((r) => [r.name, r.origin, r.length])).toEqual(
       mapRegions.map((r) => [r.name, r.origin, r.length]),
     );
-    const { memoryLayout, warnings } = buildMemoryLayout({ ...readElfLayout(elf), regions });
-
-    // Expected usage from binutils: each allocated section in the smallest region holding its VMA,
-    // plus its load image in the region holding its LMA; a parent also holds its children's bytes.
-    const truth = sizeAndLoadAddresses(elf);
-    const smallest = (address: number) =>
-      mapRegions
-        .filter((r) => address >= r.origin && address < r.origin + r.length)
-        .sort((a, b) => a.length - b.length)[0]?.name;
-    const own = new Map<string, number>();
-    const add = (name: string | undefined, size: number) =>
-      name && own.set(name, (own.get(name) ?? 0) + size);
-    for (const section of truth) {
-      add(smallest(section.vma), section.size);
-      if (section.load && section.lma !== section.vma) add(smallest(section.lma), section.size);
+    const { memoryLayout, warnings } = buildMemoryLayout({
+      ...readElfLayout(elf),
+      regions,
+      assignments,
+    });
+    for (const name of ['FLASH_BOOT', 'FLASH_APP', 'RAM']) {
+      expect([name, memoryLayout[name]!.used_size_basis, memoryLayout[name]!.used_size]).toEqual([
+        name,
+        'linker',
+        ldUsage.get(name)!.used,
+      ]);
     }
-    expect(memoryLayout.FLASH_BOOT!.used_size).toBe(own.get('FLASH_BOOT'));
-    expect(memoryLayout.FLASH_APP!.used_size).toBe(own.get('FLASH_APP'));
-    expect(memoryLayout.RAM!.used_size).toBe(own.get('RAM'));
+    // ld charges nothing to FLASH, which holds only the regions inside it: a container.
+    expect(ldUsage.get('FLASH')!.used).toBe(0);
     expect(memoryLayout.FLASH).toMatchObject({
-      used_size: own.get('FLASH_BOOT')! + own.get('FLASH_APP')!,
-      own_used_size: 0,
+      used_size: ldUsage.get('FLASH_BOOT')!.used + ldUsage.get('FLASH_APP')!.used,
+      used_size_basis: 'container',
+      container: true,
       children: ['FLASH_BOOT', 'FLASH_APP'],
       type: 'FLASH',
       sections: [],
     });
     expect(memoryLayout.FLASH_APP).toMatchObject({ parent: 'FLASH', type: 'FLASH' });
     expect(memoryLayout.RAM!.type).toBe('RAM');
+    expect(memoryLayout.RAM!.parent).toBeUndefined();
 
     // .data twice: at its RAM address and at its load address in FLASH_APP.
+    const truth = sizeAndLoadAddresses(elf);
     const data = truth.find((s) => s.name === '.data')!;
     expect(memoryLayout.RAM!.sections.find((s) => s.name === '.data')).toEqual({
       name: '.data',
@@ -87,7 +96,8 @@ describe('region mapping on a real Cortex-M ELF', () => {
       data.lma,
     );
 
-    // The orphan section outside every region gets a region inferred from its PT_LOAD segment.
+    // The section the script gives an address but no region lies outside every region: it gets a
+    // region inferred from its PT_LOAD segment.
     const orphan = truth.find((s) => s.name === '.orphan')!;
     expect(memoryLayout['RAM (inferred)']).toMatchObject({
       address: orphan.vma,
@@ -101,6 +111,29 @@ describe('region mapping on a real Cortex-M ELF', () => {
     const ram = memoryLayout.RAM!;
     expect(ram.free_size).toBe(ram.limit_size - ram.used_size);
     expect(ram.utilization_percent).toBe((ram.used_size / ram.limit_size) * 100);
+  });
+
+  it('without placements, charges each region the sections whose address lies in it', () => {
+    const { memoryLayout } = buildMemoryLayout({ ...readElfLayout(elf), regions });
+    const truth = sizeAndLoadAddresses(elf);
+    const smallest = (address: number) =>
+      mapRegions
+        .filter((r) => address >= r.origin && address < r.origin + r.length)
+        .sort((a, b) => a.length - b.length)[0]?.name;
+    const own = new Map<string, number>();
+    const add = (name: string | undefined, size: number) =>
+      name && own.set(name, (own.get(name) ?? 0) + size);
+    for (const section of truth) {
+      add(smallest(section.vma), section.size);
+      if (section.load && section.lma !== section.vma) add(smallest(section.lma), section.size);
+    }
+    for (const name of ['FLASH_BOOT', 'FLASH_APP', 'RAM'])
+      expect([name, memoryLayout[name]!.used_size, memoryLayout[name]!.used_size_basis]).toEqual([
+        name,
+        own.get(name),
+        'address',
+      ]);
+    expect(memoryLayout.FLASH).toMatchObject({ container: true, used_size_basis: 'container' });
   });
 
   it('--skip-section removes a section before mapping and warns about unknown names', () => {
@@ -180,6 +213,67 @@ describe('region mapping rules', () => {
       ['.bss', 16],
     ]);
     expect(memoryLayout.RAM!.used_size).toBe(16);
+  });
+
+  it('charges assigned regions only: overlapping regions are no parents, LENGTH 0 is a placeholder', () => {
+    const { memoryLayout } = buildMemoryLayout({
+      sections: [
+        { ...section('.data', 0x20000000, 0x10), alignment: 4 },
+        { ...section('.bss', 0x20000010, 0x100, 'NOBITS'), alignment: 4 },
+        { ...section('.bss2', 0x2001c000, 0x20, 'NOBITS'), alignment: 4 },
+      ],
+      segments: [
+        {
+          type: 'PT_LOAD',
+          virtAddr: 0x20000000,
+          physAddr: 0x08000400,
+          fileSize: 0x10,
+          memSize: 0x110,
+          flags: 'RW',
+        },
+      ],
+      regions: [
+        { name: 'flash0', origin: 0x08000000, length: 0x100000, kind: 'flash' },
+        { name: 'flash1', origin: 0, length: 0, kind: 'flash' },
+        { name: 'ram0', origin: 0x20000000, length: 0x20000, kind: 'ram' },
+        { name: 'ram1', origin: 0x20000000, length: 0x1c000, kind: 'ram' },
+        { name: 'ram2', origin: 0x2001c000, length: 0x4000, kind: 'ram' },
+      ],
+      assignments: new Map([
+        ['.data', { region: 'ram0', loadRegion: 'flash0' }],
+        ['.bss', { region: 'ram0' }],
+        ['.bss2', { region: 'ram0' }],
+      ]),
+    });
+    expect(memoryLayout.ram0).toMatchObject({ used_size: 0x1c020, used_size_basis: 'linker' });
+    for (const name of ['ram1', 'ram2'])
+      expect(memoryLayout[name]).toMatchObject({ used_size: 0, sections: [] });
+    expect(memoryLayout.ram1!.parent).toBeUndefined();
+    expect(memoryLayout.ram0!.children).toBeUndefined();
+    // The load image is charged from the load region's origin, as ld does.
+    expect(memoryLayout.flash0).toMatchObject({ used_size: 0x410, used_size_basis: 'linker' });
+    expect(memoryLayout.flash1).toMatchObject({ placeholder: true, used_size: 0 });
+    expect(memoryLayout.ram0!.placeholder).toBeUndefined();
+  });
+
+  it('gives the occupied bytes for a section pinned at the end of its region', () => {
+    const { memoryLayout } = buildMemoryLayout({
+      sections: [
+        section('.bss', 0x20000000, 0x100, 'NOBITS'),
+        section('.stack', 0x2000fc00, 0x400, 'NOBITS'),
+      ],
+      segments: [],
+      regions: [{ name: 'RAM', origin: 0x20000000, length: 0x10000, kind: 'ram' }],
+      assignments: new Map([
+        ['.bss', { region: 'RAM' }],
+        ['.stack', { region: 'RAM' }],
+      ]),
+    });
+    expect(memoryLayout.RAM).toMatchObject({
+      used_size: 0x500,
+      used_size_basis: 'occupied',
+      linker_used_size: 0x10000,
+    });
   });
 
   it('names several inferred regions of one kind by address', () => {

@@ -78,6 +78,22 @@ export function parseMemoryConfiguration(map: string): LdRegion[] {
   return regions;
 }
 
+const UNIT = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 } as const;
+
+/** Region → used size and length, from the table `ld --print-memory-usage` prints on stdout. */
+export function parseMemoryUsage(stdout: string): Map<string, { used: number; length: number }> {
+  const usage = new Map<string, { used: number; length: number }>();
+  for (const line of stdout.split('\n')) {
+    const match = /^\s*(\S+):\s+(\d+) (B|KB|MB|GB)\s+(\d+) (B|KB|MB|GB)/.exec(line);
+    if (!match) continue;
+    const size = (value: string, unit: string) => Number(value) * UNIT[unit as keyof typeof UNIT];
+    usage.set(match[1]!, { used: size(match[2]!, match[3]!), length: size(match[4]!, match[5]!) });
+  }
+  if (!stdout.includes('Memory region'))
+    throw new Error('no --print-memory-usage table in the output');
+  return usage;
+}
+
 function nmSymbols(elf: string): Map<string, number> {
   const out = execFileSync('arm-none-eabi-nm', ['-a', elf], { encoding: 'utf8' });
   const symbols = new Map<string, number>();

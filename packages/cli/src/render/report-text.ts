@@ -5,7 +5,7 @@ export interface RegionNode {
   name: string;
   region: ReportRegion;
   depth: number;
-  /** Own used size plus every descendant's: a parent region has no sections of its own. */
+  /** Used size as displayed: a container's (or a MemBrowse parent's) is the sum of its children. */
   used: number;
 }
 
@@ -17,12 +17,11 @@ function contains(outer: ReportRegion, inner: ReportRegion): boolean {
 }
 
 /**
- * Regions in display order, children (regions lying inside another) right after their parent.
- * A child's parent is the smallest region containing it; equal ranges nest under the earlier one.
- * Default Code/Data regions have no size and never nest.
+ * Parents of a report without nesting information (MemBrowse's): a region lying inside another
+ * nests under the smallest one holding it; equal ranges nest under the earlier one. Default
+ * Code/Data regions have no size and never nest.
  */
-export function regionTree(layout: Record<string, ReportRegion>): RegionNode[] {
-  const entries = Object.entries(layout);
+function parentsByContainment(entries: [string, ReportRegion][]): Map<string, string> {
   const parentOf = new Map<string, string>();
   entries.forEach(([name, region], index) => {
     if (region.limit_size <= 0) return;
@@ -34,13 +33,37 @@ export function regionTree(layout: Record<string, ReportRegion>): RegionNode[] {
     });
     if (best) parentOf.set(name, best[0]);
   });
+  return parentOf;
+}
+
+/**
+ * Regions in display order, children right after their parent. Memtrail reports say which regions
+ * are containers (their used size already sums their children); a MemBrowse report does not, and
+ * reports 0 for a region around others, so there regions nest by address and a parent shows its
+ * own usage plus its children's. Zero-length placeholder regions are left out unless `all`.
+ */
+export function regionTree(
+  layout: Record<string, ReportRegion>,
+  options: { all?: boolean } = {},
+): RegionNode[] {
+  const entries = Object.entries(layout).filter(([, region]) => options.all || !region.placeholder);
+  const explicit = entries.some(([, region]) => region.used_size_basis !== undefined);
+  const parentOf = explicit
+    ? new Map(
+        entries.flatMap(([name, region]) =>
+          region.parent !== undefined && layout[region.parent] ? [[name, region.parent]] : [],
+        ),
+      )
+    : parentsByContainment(entries);
   const children = (parent: string | undefined) =>
     entries.filter(([name]) => parentOf.get(name) === parent).map(([name]) => name);
   const nodes: RegionNode[] = [];
   const visit = (name: string, depth: number): number => {
     const node: RegionNode = { name, region: layout[name]!, depth, used: layout[name]!.used_size };
     nodes.push(node);
-    for (const child of children(name)) node.used += visit(child, depth + 1);
+    let sum = 0;
+    for (const child of children(name)) sum += visit(child, depth + 1);
+    if (!explicit) node.used += sum;
     return node.used;
   };
   for (const root of children(undefined)) visit(root, 0);
@@ -151,6 +174,11 @@ export function renderReportText(
         ['left', 'left', 'right', 'right', 'right', 'left'],
       ),
     );
+    const hidden = Object.keys(report.memory_layout).filter(
+      (name) => report.memory_layout[name]!.placeholder,
+    );
+    if (hidden.length > 0)
+      lines.push(`Not shown: ${hidden.length} zero-length region(s): ${hidden.join(', ')}`);
     const sections = sectionLines(nodes);
     if (sections.length > 0) lines.push('', 'Sections', ...sections);
   }

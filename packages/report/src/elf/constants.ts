@@ -376,6 +376,7 @@ export const SHT_SYMTAB_SHNDX = 18;
 export const SHF_WRITE = 1;
 export const SHF_ALLOC = 2;
 export const SHF_EXECINSTR = 4;
+export const SHF_TLS = 0x400;
 export const SHN_UNDEF = 0;
 export const SHN_LORESERVE = 0xff00;
 export const SHN_ABS = 0xfff1;

@@ -1,4 +1,5 @@
-import type { ReportSection } from '@memtrail/contracts';
+import type { ReportSection, UsedSizeBasis } from '@memtrail/contracts';
+import { containers } from './containers.js';
 import type {
   BuildLayoutOptions,
   LayoutRegion,
@@ -6,6 +7,8 @@ import type {
   LayoutSegment,
   MemoryLayoutRegion,
   MemoryLayoutResult,
+  RegionUsage,
+  SectionAssignment,
 } from './types.js';
 
 /** A layout that cannot be built as asked (e.g. `--limits` moving a region). */
@@ -16,6 +19,17 @@ export class LayoutError extends Error {
   }
 }
 
+/** One section (or load image) listed in a region. */
+interface Placed {
+  entry: ReportSection;
+  start: number;
+  end: number;
+  /** The linker configuration assigned it here (as opposed to its address lying here). */
+  charged: boolean;
+  load: boolean;
+  alignment: number;
+}
+
 interface Slot {
   name: string;
   address: number;
@@ -24,10 +38,23 @@ interface Slot {
   /** LENGTH reported and used for free space and utilization (`--limits` when given). */
   reportedLimit: number;
   type: string;
-  sections: ReportSection[];
+  placed: Placed[];
+  /** End of the last section charged here, as GNU ld's region `current`; undefined: none yet. */
+  current?: number;
+  /** `--skip-section` removed a section the configuration assigned here. */
+  lostAssigned: boolean;
+  declared: boolean;
+}
+
+interface Measure {
+  used: number;
+  basis: UsedSizeBasis;
+  linker?: number;
 }
 
 const TYPE_BY_KIND = { flash: 'FLASH', ram: 'RAM', rom: 'ROM', unknown: 'UNKNOWN' } as const;
+/** A gap before a section ending at its region's end this large is no alignment padding. */
+const MIN_PIN_GAP = 16;
 
 function sectionType(section: LayoutSection): ReportSection['type'] {
   if (section.flags.exec) return 'code';
@@ -45,6 +72,32 @@ function entry(section: LayoutSection, address: number): ReportSection {
   };
 }
 
+function place(
+  slot: Slot,
+  section: LayoutSection,
+  address: number,
+  how: { charged: boolean; load: boolean },
+): void {
+  const placed: Placed = {
+    entry: entry(section, address),
+    start: address,
+    end: address + section.size,
+    alignment: Math.max(section.alignment ?? 1, 1),
+    ...how,
+  };
+  if (how.charged) {
+    // ld sets the region's `current` to the end of each section it places there; a .tbss takes
+    // no room. Overlay members share their start, and ld moves past the largest of them.
+    const end = section.flags.tls && section.type === 'NOBITS' ? address : placed.end;
+    const previous = slot.placed.findLast((p) => p.charged && p.load === how.load);
+    slot.current =
+      previous && previous.start === address && slot.current !== undefined
+        ? Math.max(slot.current, end)
+        : end;
+  }
+  slot.placed.push(placed);
+}
+
 /** The smallest region whose range holds `address` (only the start counts, as in MemBrowse). */
 function smallestContaining(slots: Slot[], address: number): Slot | undefined {
   let best: Slot | undefined;
@@ -59,10 +112,6 @@ function smallestContaining(slots: Slot[], address: number): Slot | undefined {
   return best;
 }
 
-function loadSegments(segments: LayoutSegment[]): LayoutSegment[] {
-  return segments.filter((segment) => segment.type === 'PT_LOAD');
-}
-
 function segmentHolding(
   segments: LayoutSegment[],
   section: LayoutSection,
@@ -74,10 +123,21 @@ function segmentHolding(
   );
 }
 
+function loadAddressOf(segments: LayoutSegment[], section: LayoutSection): number | undefined {
+  if (section.type === 'NOBITS') return undefined;
+  const segment = segmentHolding(segments, section);
+  if (!segment) return undefined;
+  const loadAddress = segment.physAddr + (section.address - segment.virtAddr);
+  return loadAddress === section.address ? undefined : loadAddress;
+}
+
 /**
- * Builds `memory_layout` (compat spec §2.1, §2.4, §4.6): each allocated section goes to the
- * smallest region holding its run address; a PROGBITS section whose load address (from its
- * PT_LOAD segment) differs is listed again at that address in the region holding it.
+ * Builds `memory_layout` (compat spec §2.1, §2.4, §4.6). Each allocated section is listed in the
+ * region the linker configuration assigns it to (`assignments`), else in the smallest region
+ * holding its run address; a PROGBITS section whose load address (from its PT_LOAD segment)
+ * differs is listed again at that address, in its assigned load region or the region holding it.
+ * Overlapping regions share nothing: a section is listed once per address it occupies. A region
+ * with nothing in it around regions that hold something is a container (see `containers`).
  */
 export function buildMemoryLayout(options: BuildLayoutOptions): MemoryLayoutResult {
   const warnings: string[] = [];
@@ -88,44 +148,72 @@ export function buildMemoryLayout(options: BuildLayoutOptions): MemoryLayoutResu
       warnings.push(`--skip-section ${name}: no allocated section has this name`);
   }
   const sections = allocated.filter((section) => !skip.has(section.name));
-  const segments = loadSegments(options.segments);
+  const segments = options.segments.filter((segment) => segment.type === 'PT_LOAD');
 
   if (!options.regions || options.regions.length === 0) {
     warnings.push(
       'no MEMORY regions (no linker script given, or none with a MEMORY block): using default Code/Data regions without size limits',
     );
-    return { memoryLayout: finish(defaultSlots(sections), new Map()), warnings };
+    return { memoryLayout: finish(defaultSlots(sections), options), warnings };
   }
 
   const reported = reportedLengths(options.regions, options.limits, warnings);
-  const slots: Slot[] = options.regions.map((region) => ({
+  const declared: Slot[] = options.regions.map((region) => ({
     name: region.name,
     address: region.origin,
     limit: region.length,
     reportedLimit: reported.get(region.name) ?? region.length,
     type: TYPE_BY_KIND[region.kind ?? 'unknown'],
-    sections: [],
+    placed: [],
+    lostAssigned: false,
+    declared: true,
   }));
-  const declared = [...slots];
+  const byName = new Map(declared.map((slot) => [slot.name, slot]));
+  const assignments = options.assignments;
+  const assigned = (section: LayoutSection, which: keyof SectionAssignment): Slot | undefined => {
+    const name = assignments?.get(section.name)?.[which];
+    if (name === undefined) return undefined;
+    const slot = byName.get(name);
+    if (!slot)
+      warnings.push(
+        `section ${section.name}: ${which === 'region' ? 'region' : 'load region'} ${name} is not a memory region of the layout; placing it by address`,
+      );
+    return slot;
+  };
+  for (const section of allocated) {
+    if (!skip.has(section.name)) continue;
+    for (const which of ['region', 'loadRegion'] as const) {
+      const name = assignments?.get(section.name)?.[which];
+      const slot = name === undefined ? undefined : byName.get(name);
+      if (slot) slot.lostAssigned = true;
+    }
+  }
+
   const orphans: LayoutSection[] = [];
   for (const section of sections) {
-    const slot = smallestContaining(declared, section.address);
-    if (slot) slot.sections.push(entry(section, section.address));
-    else orphans.push(section);
-    if (section.type === 'NOBITS') continue;
-    const segment = segmentHolding(segments, section);
-    if (!segment) continue;
-    const loadAddress = segment.physAddr + (section.address - segment.virtAddr);
-    if (loadAddress === section.address) continue;
-    const loadSlot = smallestContaining(declared, loadAddress);
-    if (loadSlot) loadSlot.sections.push(entry(section, loadAddress));
+    const runSlot = assigned(section, 'region');
+    if (runSlot) place(runSlot, section, section.address, { charged: true, load: false });
+    else {
+      const slot = smallestContaining(declared, section.address);
+      if (slot) place(slot, section, section.address, { charged: false, load: false });
+      else orphans.push(section);
+    }
+    const loadAddress = loadAddressOf(segments, section);
+    if (loadAddress === undefined) continue;
+    const loadSlot = assigned(section, 'loadRegion');
+    if (loadSlot && loadSlot !== runSlot) {
+      place(loadSlot, section, loadAddress, { charged: true, load: true });
+      continue;
+    }
+    const holding = smallestContaining(declared, loadAddress);
+    if (holding) place(holding, section, loadAddress, { charged: false, load: true });
     else
       warnings.push(
         `section ${section.name}: load address 0x${loadAddress.toString(16)} is in no memory region`,
       );
   }
-  slots.push(...inferredSlots(orphans, segments, warnings));
-  return { memoryLayout: finish(slots, nesting(declared)), warnings };
+  const slots = [...declared, ...inferredSlots(orphans, segments, warnings)];
+  return { memoryLayout: finish(slots, options), warnings };
 }
 
 /**
@@ -154,18 +242,33 @@ function reportedLengths(
   return lengths;
 }
 
+function slotOf(
+  name: string,
+  type: string,
+  address: number,
+  limit: number,
+  members: LayoutSection[],
+): Slot {
+  const slot: Slot = {
+    name,
+    type,
+    address,
+    limit,
+    reportedLimit: limit,
+    placed: [],
+    lostAssigned: false,
+    declared: false,
+  };
+  for (const section of members)
+    place(slot, section, section.address, { charged: false, load: false });
+  return slot;
+}
+
 /** Compat §2.4: Code (not writable) and Data (writable), placed at their lowest non-zero address. */
 function defaultSlots(sections: LayoutSection[]): Slot[] {
   const make = (name: string, type: string, members: LayoutSection[]): Slot => {
     const addresses = members.map((section) => section.address).filter((address) => address !== 0);
-    return {
-      name,
-      type,
-      address: addresses.length ? Math.min(...addresses) : 0,
-      limit: 0,
-      reportedLimit: 0,
-      sections: members.map((section) => entry(section, section.address)),
-    };
+    return slotOf(name, type, addresses.length ? Math.min(...addresses) : 0, 0, members);
   };
   return [
     make(
@@ -208,58 +311,85 @@ function inferredSlots(
     const base = ram ? 'RAM (inferred' : 'Flash (inferred';
     const name =
       count(ram) > 1 ? `${base} @0x${segment.virtAddr.toString(16).padStart(8, '0')})` : `${base})`;
-    return {
-      name,
-      address: segment.virtAddr,
-      limit: segment.memSize,
-      reportedLimit: segment.memSize,
-      type: ram ? 'RAM' : 'FLASH',
-      sections: members.map((section) => entry(section, section.address)),
-    };
+    return slotOf(name, ram ? 'RAM' : 'FLASH', segment.virtAddr, segment.memSize, members);
   });
 }
 
-/** Parent of each region: the smallest other declared region that contains its whole range. */
-function nesting(slots: Slot[]): Map<string, string> {
-  const parents = new Map<string, string>();
-  for (const child of slots) {
-    let parent: Slot | undefined;
-    for (const candidate of slots) {
-      if (candidate === child || candidate.limit <= child.limit) continue;
-      const contains =
-        child.address >= candidate.address &&
-        child.address + child.limit <= candidate.address + candidate.limit;
-      if (contains && (!parent || candidate.limit < parent.limit)) parent = candidate;
-    }
-    if (parent) parents.set(child.name, parent.name);
+/** Bytes covered by the listed sections, overlaps counted once. */
+function occupied(placed: Placed[]): number {
+  const ranges = placed.map((p) => [p.start, p.end] as const).sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let reached = -Infinity;
+  for (const [start, end] of ranges) {
+    if (end <= reached) continue;
+    total += end - Math.max(start, reached);
+    reached = end;
   }
-  return parents;
+  return total;
 }
 
-function finish(slots: Slot[], parents: Map<string, string>): Record<string, MemoryLayoutRegion> {
-  const own = new Map(
-    slots.map((slot) => [slot.name, slot.sections.reduce((sum, section) => sum + section.size, 0)]),
+/**
+ * A section the configuration put at the very end of the region with free space below it (a
+ * stack placed at the top of RAM): ld's extent then says the region is full.
+ */
+function pinnedAtEnd(slot: Slot): boolean {
+  const end = slot.address + slot.limit;
+  const pinned = slot.placed.find((p) => p.charged && !p.load && p.end === end && p.end > p.start);
+  if (!pinned) return false;
+  const below = slot.placed
+    .filter((p) => p !== pinned && p.start < pinned.start)
+    .reduce((reached, p) => Math.max(reached, p.end), slot.address);
+  return pinned.start - below >= Math.max(pinned.alignment, MIN_PIN_GAP);
+}
+
+function measure(slot: Slot, assigning: boolean, usage: RegionUsage): Measure {
+  if (!assigning || !slot.declared)
+    return { used: slot.placed.reduce((sum, p) => sum + p.entry.size, 0), basis: 'address' };
+  if (usage === 'occupied') return { used: occupied(slot.placed), basis: 'occupied' };
+  const linker = Math.max((slot.current ?? slot.address) - slot.address, 0);
+  if (slot.lostAssigned || pinnedAtEnd(slot))
+    return { used: occupied(slot.placed), basis: 'occupied', linker };
+  const uncharged = slot.placed.filter((p) => !p.charged);
+  if (uncharged.length === 0) return { used: linker, basis: 'linker' };
+  const reached = uncharged.reduce((end, p) => Math.max(end, p.end), slot.address + linker);
+  return { used: reached - slot.address, basis: 'linker_extended', linker };
+}
+
+function finish(slots: Slot[], options: BuildLayoutOptions): Record<string, MemoryLayoutRegion> {
+  const assigning = options.assignments !== undefined;
+  const measures = new Map(
+    slots.map((slot) => [slot.name, measure(slot, assigning, options.usage ?? 'extent')]),
   );
-  const children = new Map<string, string[]>();
-  for (const [child, parent] of parents)
-    children.set(parent, [...(children.get(parent) ?? []), child]);
-  const used = (name: string): number =>
-    (own.get(name) ?? 0) + (children.get(name) ?? []).reduce((sum, child) => sum + used(child), 0);
+  const nesting = containers(
+    slots
+      .filter((slot) => slot.declared)
+      .map((slot) => ({ ...slot, holdsSections: slot.placed.length > 0 })),
+    (region) => measures.get(region.name)!.used,
+  );
   const layout: Record<string, MemoryLayoutRegion> = {};
   for (const slot of slots) {
-    const usedSize = used(slot.name);
-    const parent = parents.get(slot.name);
-    const kids = children.get(slot.name);
+    const children = nesting.children.get(slot.name);
+    const { used, basis, linker } = children
+      ? {
+          used: nesting.used(slot.name),
+          basis: 'container' as const,
+          linker: undefined,
+        }
+      : measures.get(slot.name)!;
+    const parent = nesting.parents.get(slot.name);
     layout[slot.name] = {
       address: slot.address,
       limit_size: slot.reportedLimit,
       type: slot.type,
-      used_size: usedSize,
-      free_size: slot.reportedLimit - usedSize,
-      utilization_percent: slot.reportedLimit > 0 ? (usedSize / slot.reportedLimit) * 100 : 0,
-      sections: slot.sections,
+      used_size: used,
+      free_size: slot.reportedLimit - used,
+      utilization_percent: slot.reportedLimit > 0 ? (used / slot.reportedLimit) * 100 : 0,
+      sections: slot.placed.map((p) => p.entry),
+      used_size_basis: basis,
+      ...(linker !== undefined && { linker_used_size: linker }),
+      ...(children && { container: true, children }),
       ...(parent !== undefined && { parent }),
-      ...(kids !== undefined && { children: kids, own_used_size: own.get(slot.name)! }),
+      ...(slot.declared && slot.limit === 0 && slot.placed.length === 0 && { placeholder: true }),
     };
   }
   return layout;

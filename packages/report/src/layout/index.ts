@@ -6,4 +6,6 @@ export type {
   LayoutSegment,
   MemoryLayoutRegion,
   MemoryLayoutResult,
+  RegionUsage,
+  SectionAssignment,
 } from './types.js';

@@ -1,13 +1,15 @@
-import type { ReportRegion } from '@memtrail/contracts';
+import type { ReportRegion, UsedSizeBasis } from '@memtrail/contracts';
 
 /** An allocated section as the layout needs it (maps 1:1 from an ELF section header). */
 export interface LayoutSection {
   name: string;
-  /** NOBITS sections (.bss) occupy memory but have no load image. */
+  /** NOBITS sections (.bss) occupy memory but have no load image; NOTE, INIT_ARRAY … as in the ELF. */
   type: 'PROGBITS' | 'NOBITS' | string;
-  flags: { alloc: boolean; write: boolean; exec: boolean };
+  flags: { alloc: boolean; write: boolean; exec: boolean; tls?: boolean };
   address: number;
   size: number;
+  /** sh_addralign (1 when absent): tells alignment padding from a deliberate gap. */
+  alignment?: number;
 }
 
 /** A program header (only PT_LOAD entries are used). */
@@ -29,29 +31,56 @@ export interface LayoutRegion {
   kind?: 'flash' | 'ram' | 'rom' | 'unknown';
 }
 
+/**
+ * Where a linker configuration places one output section (GNU ld `> REGION AT> LOAD_REGION`,
+ * IAR ICF `place in` + `initialize by copy`, the execution and load regions of an Arm scatter
+ * file). Region names must be names of `BuildLayoutOptions.regions`.
+ */
+export interface SectionAssignment {
+  /** Region charged with the run address (VMA). Absent: the configuration does not say, so the
+   * section goes to the smallest region holding its address. */
+  region?: string;
+  /** Region charged with the load image, for a section loaded elsewhere than it runs (`.data`
+   * initial values in flash). Absent: a load image the linker does not charge to any region
+   * (`AT(expr)`); it is then listed in the region holding its load address. */
+  loadRegion?: string;
+}
+
+/**
+ * How a region's used size is measured from the sections assigned to it:
+ * - `extent`: as GNU ld's `--print-memory-usage`: from the region's origin to the end of the
+ *   last section assigned to it, in section order (so padding between sections counts);
+ * - `occupied`: the bytes the sections assigned to it cover.
+ */
+export type RegionUsage = 'extent' | 'occupied';
+
 export interface BuildLayoutOptions {
   sections: LayoutSection[];
   segments: LayoutSegment[];
-  /** From the linker scripts; none means the default Code/Data regions (with a warning). */
+  /** From the linker configuration; none means the default Code/Data regions (with a warning). */
   regions?: LayoutRegion[];
   /** `--limits`: regions whose LENGTH replaces the primary one (same names, same ORIGIN). */
   limits?: LayoutRegion[];
   /** `--skip-section`: exact names removed before mapping. */
   skipSections?: string[];
+  /**
+   * Explicit placement by output-section name, from the linker configuration. Sections without
+   * an entry (or whose entry names no region) go to the smallest region holding their address
+   * (compat spec §4.6); so does everything when this is absent.
+   */
+  assignments?: ReadonlyMap<string, SectionAssignment>;
+  /** How assigned sections are measured (default `extent`, GNU ld's figure). */
+  usage?: RegionUsage;
 }
 
 /**
- * A region of `memory_layout`: the MemBrowse fields plus, for regions that contain other regions,
- * `children` (direct children, by name) and `own_used_size` (sections attributed to the region
- * itself). For every region `used_size` means the bytes in use inside its address range, so a
- * parent's `used_size` is its own sections plus its children's `used_size` (MemBrowse writes 0
- * there). Child regions name their `parent`; consumers adding regions up must skip children.
+ * A region of `memory_layout`: the MemBrowse fields plus how `used_size` was measured
+ * (`used_size_basis`, `linker_used_size`), containers (`container`, `children`, and `parent` on
+ * each child: a container holds nothing itself and its `used_size` is the sum of its
+ * children's, so consumers adding regions up must skip containers or children) and `placeholder`
+ * for zero-length regions that only reserve a name.
  */
-export interface MemoryLayoutRegion extends ReportRegion {
-  parent?: string;
-  children?: string[];
-  own_used_size?: number;
-}
+export type MemoryLayoutRegion = ReportRegion & { used_size_basis: UsedSizeBasis };
 
 export interface MemoryLayoutResult {
   memoryLayout: Record<string, MemoryLayoutRegion>;

@@ -16,4 +16,5 @@ export {
   type LinkerSymbol,
   type SectionPlacement,
 } from './load.js';
+export { sectionAssignments } from './section-assignments.js';
 export { listMemoryRegions, type ListRegionsOptions, type MemoryRegionListing } from './regions.js';

@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
 import type { MemoryReport, ProgramHeader } from '@memtrail/contracts';
-import { SHT_NOBITS } from '../elf/constants.js';
+import { SHF_TLS, SHT_NOBITS } from '../elf/constants.js';
 import { type ElfFile, type ElfSegment, parseElf } from '../elf/index.js';
-import { type LayoutRegion, type MemoryLayoutRegion, buildMemoryLayout } from '../layout/index.js';
-import { formatPosition, linkerInputs, loadLinkerScripts } from '../linker/index.js';
+import { type LayoutSection, type MemoryLayoutRegion, buildMemoryLayout } from '../layout/index.js';
+import {
+  type LinkerScriptModel,
+  formatPosition,
+  linkerInputs,
+  loadLinkerScripts,
+  sectionAssignments,
+} from '../linker/index.js';
 import { parseMapFile } from '../mapfile/index.js';
 import { reportSymbols } from './symbols.js';
 
@@ -49,13 +55,13 @@ function programHeaders(segments: ElfSegment[]): ProgramHeader[] {
   }));
 }
 
-function scriptRegions(
+function loadScripts(
   elf: ElfFile,
   scripts: string[],
   defs: string[],
   options: GenerateReportOptions,
   warn: (m: string) => void,
-): LayoutRegion[] {
+): LinkerScriptModel {
   const model = loadLinkerScripts({
     inputs: linkerInputs(scripts, defs),
     cwd: options.cwd,
@@ -64,7 +70,18 @@ function scriptRegions(
   });
   for (const w of model.warnings)
     warn(w.position ? `${formatPosition(w.position)}: ${w.message}` : w.message);
-  return model.regions;
+  return model;
+}
+
+function layoutSections(elf: ElfFile): LayoutSection[] {
+  return elf.sections.map((s) => ({
+    name: s.name,
+    type: s.type === SHT_NOBITS ? 'NOBITS' : s.typeName.replace(/^SHT_/, ''),
+    flags: { ...s.flags, tls: (s.flags.raw & SHF_TLS) !== 0 },
+    address: s.address,
+    size: s.size,
+    alignment: s.addralign,
+  }));
 }
 
 function memoryLayout(
@@ -77,14 +94,10 @@ function memoryLayout(
   const limits = options.limits ?? [];
   if (limits.length > 0 && scripts.length === 0)
     throw new Error('--limits needs the primary linker scripts as well');
+  const sections = layoutSections(elf);
+  const model = scripts.length > 0 ? loadScripts(elf, scripts, defs, options, warn) : undefined;
   const result = buildMemoryLayout({
-    sections: elf.sections.map((s) => ({
-      name: s.name,
-      type: s.type === SHT_NOBITS ? 'NOBITS' : 'PROGBITS',
-      flags: s.flags,
-      address: s.address,
-      size: s.size,
-    })),
+    sections,
     segments: elf.segments.map((s) => ({
       type: s.typeName,
       virtAddr: s.virtAddr,
@@ -93,9 +106,10 @@ function memoryLayout(
       memSize: s.memSize,
       flags: s.flagsString,
     })),
-    regions: scripts.length > 0 ? scriptRegions(elf, scripts, defs, options, warn) : undefined,
-    limits: limits.length > 0 ? scriptRegions(elf, limits, defs, options, warn) : undefined,
+    regions: model?.regions,
+    limits: limits.length > 0 ? loadScripts(elf, limits, defs, options, warn).regions : undefined,
     skipSections: options.skipSections,
+    assignments: model && model.placements.length > 0 ? sectionAssignments(model) : undefined,
   });
   result.warnings.forEach(warn);
   return result.memoryLayout;
