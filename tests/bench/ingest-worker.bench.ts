@@ -16,7 +16,7 @@ import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
 import { createPrismaClient, createSqlPool } from '@memtrail/db';
 import { ServiceMetrics } from '@memtrail/metrics';
 import { readStackEnv } from '@memtrail/local-stack';
-import { createIsolatedStores } from '@memtrail/testing';
+import { createIsolatedStores, projectData } from '@memtrail/testing';
 import {
   ClickHouseWriter,
   REPORT_TABLES,
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   });
   try {
     const owner = await prisma.user.create({ data: { email: 'bench@example.com' } });
-    const project = await prisma.project.create({ data: { name: 'bench', ownerId: owner.id } });
+    const project = await prisma.project.create({ data: projectData('bench', owner.id) });
     const target = await prisma.target.create({ data: { projectId: project.id, name: 'fw' } });
     const symbols = baseSymbols(symbolCount);
     const ids: string[] = [];

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MemoryReport, ReportSymbol } from '@memtrail/contracts';
 import type { PrismaClient } from '@memtrail/db';
+import { projectData } from '@memtrail/testing';
 import { issueApiKey } from '../../services/gateway/src/api-keys/api-key.service.js';
 
 export async function benchProject(
@@ -14,14 +15,11 @@ export async function benchProject(
 ): Promise<{ projectId: string; apiKey: string }> {
   const stamp = Date.now();
   const user = await prisma.user.create({ data: { email: `${label}-${stamp}@example.com` } });
-  const project = await prisma.project.create({
-    data: {
-      name: `${label} ${stamp}`,
-      ownerId: user.id,
-      members: { create: { userId: user.id, role: 'owner' } },
-    },
-  });
-  return { projectId: project.id, apiKey: (await issueApiKey(prisma, project.id)).key };
+  const project = await prisma.project.create({ data: projectData(`${label} ${stamp}`, user.id) });
+  return {
+    projectId: project.id,
+    apiKey: (await issueApiKey(prisma, { projectId: project.id })).key,
+  };
 }
 
 export function percentile(sorted: number[], p: number): number {

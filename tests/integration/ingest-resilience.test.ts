@@ -17,7 +17,13 @@ import {
   enqueueReport,
   type ReportsQueue,
 } from '@memtrail/queue';
-import { createIsolatedStores, eventually, freePort, type IsolatedStores } from '@memtrail/testing';
+import {
+  createIsolatedStores,
+  eventually,
+  freePort,
+  projectData,
+  type IsolatedStores,
+} from '@memtrail/testing';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { call, startGateway } from '../../services/gateway/test/support/gateway-harness.js';
 import { AppModule } from '../../services/ingest-worker/src/app.module.js';
@@ -133,8 +139,7 @@ describe('ingestion survives crashes and outages', () => {
     stores = await createIsolatedStores();
     prisma = createPrismaClient(stores.databaseUrl);
     const owner = await prisma.user.create({ data: { email: 'owner@example.com' } });
-    projectId = (await prisma.project.create({ data: { name: 'Resilience', ownerId: owner.id } }))
-      .id;
+    projectId = (await prisma.project.create({ data: projectData('Resilience', owner.id) })).id;
     targetId = (await prisma.target.create({ data: { projectId, name: 'stm32' } })).id;
     redis = createRedisConnection(stores.redisUrl);
     queue = createReportsQueue({ connection: redis, prefix: stores.queuePrefix });

@@ -21,7 +21,12 @@ import {
   type ReportsQueue,
 } from '@memtrail/queue';
 import { ServiceMetrics } from '@memtrail/metrics';
-import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
+import {
+  createIsolatedStores,
+  eventually,
+  projectData,
+  type IsolatedStores,
+} from '@memtrail/testing';
 import { AppModule } from '../../services/ingest-worker/src/app.module.js';
 import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 import {
@@ -114,7 +119,7 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
       database: stores.clickhouseDatabase,
     });
     const owner = await prisma.user.create({ data: { email: 'owner@example.com' } });
-    const project = await prisma.project.create({ data: { name: 'Sample', ownerId: owner.id } });
+    const project = await prisma.project.create({ data: projectData('Sample', owner.id) });
     projectId = project.id;
     targetId = (await prisma.target.create({ data: { projectId, name: 'stm32' } })).id;
 
@@ -599,7 +604,7 @@ describe('ingest worker: reports from Postgres into ClickHouse', () => {
   it('writes every row again after ClickHouse lost them, once `reingest` marked the reports', async () => {
     // A project of its own: reingest marks every report of the project it is given.
     const owner = await prisma.user.findFirstOrThrow();
-    const project = await prisma.project.create({ data: { name: 'Rebuilt', ownerId: owner.id } });
+    const project = await prisma.project.create({ data: projectData('Rebuilt', owner.id) });
     const target = {
       projectId: project.id,
       targetId: (await prisma.target.create({ data: { projectId: project.id, name: 'nrf' } })).id,

@@ -34,8 +34,10 @@ async function makeProject() {
   return db.project.create({
     data: {
       name: `Project ${counter}`,
-      ownerId: owner.id,
-      members: { create: { userId: owner.id, role: 'owner' } },
+      owner: { connect: { id: owner.id } },
+      organization: {
+        create: { name: 'Owner', members: { create: { userId: owner.id, role: 'owner' } } },
+      },
     },
   });
 }

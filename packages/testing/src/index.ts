@@ -2,3 +2,4 @@ export * from './base-stores.js';
 export * from './isolated-stores.js';
 export * from './eventually.js';
 export * from './free-port.js';
+export * from './project-data.js';
