@@ -11,3 +11,4 @@ export * from './projects.js';
 export * from './diff.js';
 export * from './budgets.js';
 export * from './web-config.js';
+export * from './organizations.js';

@@ -3,14 +3,21 @@
  * the `{status, type, error, data}` envelope of envelope.ts.
  */
 
-export type ProjectRole = 'owner' | 'admin' | 'member';
+import type { Role } from './organizations.js';
+
+/** The caller's effective role in a project (its override, else the organisation role). */
+export type ProjectRole = Role;
 
 export interface Project {
   id: string;
   name: string;
   description: string | null;
+  organization_id: string;
+  organization_name: string;
   /** The caller's role in the project. */
   role: ProjectRole;
+  /** The caller marked it as a favourite (listed first). */
+  favourite: boolean;
   /** The live key with its secret hidden (`mt_<publicId>_••••••••`), null without one. */
   api_key_masked: string | null;
   created_at: string;
@@ -30,7 +37,18 @@ export type UpdateProjectRequest = Partial<CreateProjectRequest>;
 
 export interface ProjectsData {
   projects: Project[];
+  /** Present when the list was asked for a page (`?limit=`): the matching total. */
+  pagination?: ListPagination;
 }
+
+export interface ListPagination {
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+/** `GET /api/projects` and `GET /api/{project}/targets` take these; all optional. */
+export const LIST_LIMITS = { pageMax: 200 } as const;
 export interface ProjectData {
   project: Project;
 }
@@ -40,6 +58,9 @@ export interface CreatedProjectData {
 export interface RegeneratedKeyData {
   api_key: string;
   api_key_masked: string;
+  /** What the regeneration broke: the keys it revoked, by name. */
+  warning: string;
+  revoked: string[];
 }
 export interface DeletedProjectData {
   id: string;
@@ -47,23 +68,33 @@ export interface DeletedProjectData {
   background: boolean;
 }
 
+/** Someone with access to a project. */
 export interface ProjectMember {
   user_id: string;
   email: string;
   full_name: string | null;
+  /** Effective role on this project. */
   role: ProjectRole;
+  /** "project": a role set on this project (an override); "organization": inherited. */
+  source: 'organization' | 'project';
+  /** Their organisation role; null for people outside the organisation. */
+  organization_role: ProjectRole | null;
 }
+/** Invites by email (an invitation is mailed whether or not the address has an account). */
 export interface AddMemberRequest {
   email: string;
-  role?: 'member' | 'owner';
+  role?: ProjectRole;
 }
 
 export interface Target {
   name: string;
   region_config: RegionConfig;
+  /** The caller marked it as a favourite (listed first). */
+  favourite: boolean;
 }
 export interface TargetsData {
   targets: Target[];
+  pagination?: ListPagination;
 }
 
 /**

@@ -1,7 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
+import { AccessModule } from './access/access.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
+import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { BudgetsModule } from './budgets/budgets.module.js';
 import { GatewayConfig } from './config.js';
@@ -9,6 +11,7 @@ import { HealthModule } from './health/health.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
 import { InfraModule } from './infra/infra.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
+import { OrganizationsModule } from './organizations/organizations.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { ReadsModule } from './reads/reads.module.js';
 import { UploadModule } from './upload/upload.module.js';
@@ -21,9 +24,12 @@ export class AppModule {
       imports: [
         InfraModule.register(config),
         HealthModule,
+        AuditModule,
         ApiKeysModule,
         AuthModule,
+        AccessModule,
         OAuthModule,
+        OrganizationsModule,
         ProjectsModule,
         UploadModule,
         BudgetsModule,

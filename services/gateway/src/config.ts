@@ -154,4 +154,16 @@ export class GatewayConfig extends CommonConfig {
   @IsInt()
   @Min(0)
   PROJECT_DELETE_SYNC_MAX_REPORTS: number = 500;
+
+  /** Days audit events are kept when an organisation sets no retention of its own. */
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  AUDIT_RETENTION_DAYS: number = 365;
+
+  /** Days an emailed invitation stays valid (a resend starts the period again). */
+  @IsInt()
+  @Min(1)
+  @Max(90)
+  INVITATION_TTL_DAYS: number = 7;
 }

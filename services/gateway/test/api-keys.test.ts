@@ -14,6 +14,8 @@ import {
   verifyApiKeySecret,
   type ApiKeyPrincipal,
 } from '../src/api-keys/index.js';
+import { AuditService } from '../src/audit/audit.service.js';
+import { KeyManagementService } from '../src/api-keys/key-management.service.js';
 import { EnvelopeExceptionFilter } from '../src/http/envelope-exception.filter.js';
 
 describe('API key format', () => {
@@ -64,8 +66,10 @@ describe('ApiKeyService and ApiKeyGuard against Postgres', () => {
       providers: [
         { provide: PrismaClient, useValue: prisma },
         { provide: SqlPool, useValue: sql },
+        AuditService,
         ApiKeyService,
         ApiKeyGuard,
+        KeyManagementService,
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
       ],
     })
@@ -90,11 +94,14 @@ describe('ApiKeyService and ApiKeyGuard against Postgres', () => {
     const service = app.get(ApiKeyService);
     const a = await createProjectWithKey(prisma, ownerId, 'Alpha');
     const b = await createProjectWithKey(prisma, ownerId, 'Beta');
-    expect(await service.verify(a.apiKey)).toEqual({
+    expect(await service.verify(a.apiKey)).toMatchObject({
       projectId: a.projectId,
       apiKeyId: a.apiKeyId,
+      name: 'Default',
+      scope: 'upload',
+      organizationToken: false,
     });
-    expect(await service.verify(b.apiKey)).toEqual({
+    expect(await service.verify(b.apiKey)).toMatchObject({
       projectId: b.projectId,
       apiKeyId: b.apiKeyId,
     });
@@ -105,21 +112,41 @@ describe('ApiKeyService and ApiKeyGuard against Postgres', () => {
     expect(await service.verify('not a key')).toBeNull();
   });
 
-  it('stops accepting the old key as soon as it is regenerated', async () => {
+  it('stops accepting the old key as soon as it is regenerated, and says so', async () => {
     const service = app.get(ApiKeyService);
     const project = await createProjectWithKey(prisma, ownerId, 'Gamma');
-    const fresh = await service.regenerate(project.projectId);
+    const fresh = await app.get(KeyManagementService).regenerate(project.projectId, ownerId);
     expect(await service.verify(project.apiKey)).toBeNull();
-    expect(await service.verify(fresh.key)).toMatchObject({ projectId: project.projectId });
-    expect(await service.masked(project.projectId)).toBe(fresh.masked);
-    expect(fresh.masked).not.toContain(fresh.key.slice(20));
+    expect(await service.verify(fresh.api_key)).toMatchObject({ projectId: project.projectId });
+    expect(await service.masked(project.projectId)).toBe(fresh.api_key_masked);
+    expect(fresh.api_key_masked).not.toContain(fresh.api_key.slice(20));
+    expect(fresh.revoked).toEqual(['Default']);
+    expect(fresh.warning).toMatch(/every CI pipeline still using them fails to upload/);
+  });
+
+  it('refuses expired and revoked keys', async () => {
+    const service = app.get(ApiKeyService);
+    const project = await createProjectWithKey(prisma, ownerId, 'Epsilon');
+    await prisma.apiKey.update({
+      where: { id: project.apiKeyId },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect(await service.verify(project.apiKey)).toBeNull();
+    await prisma.apiKey.update({
+      where: { id: project.apiKeyId },
+      data: { expiresAt: null, revokedAt: new Date() },
+    });
+    expect(await service.verify(project.apiKey)).toBeNull();
   });
 
   it('guards routes: 401 in the envelope without a valid key, the principal with one', async () => {
     const project = await createProjectWithKey(prisma, ownerId, 'Delta');
     const ok = await whoami(`Bearer ${project.apiKey}`);
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ projectId: project.projectId, apiKeyId: project.apiKeyId });
+    expect(await ok.json()).toMatchObject({
+      projectId: project.projectId,
+      apiKeyId: project.apiKeyId,
+    });
 
     for (const header of [undefined, 'Basic abc', `Bearer ${generateApiKey().key}`]) {
       const denied = await whoami(header);

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@memtrail/db';
+import { personalOrganizationId } from '../organizations/personal-organization.js';
 import { issueApiKey } from './api-key.service.js';
 
 export interface ProjectWithKey {
@@ -9,8 +10,9 @@ export interface ProjectWithKey {
 }
 
 /**
- * Creates a project owned by an existing user (owner membership included) with one live API
- * key, in one transaction. For tests and seeding; the HTTP API goes through ProjectsService.
+ * Creates a project in an existing user's personal organisation (created if needed) with one
+ * live API key, in one transaction. For tests and seeding; the HTTP API goes through
+ * ProjectsService.
  */
 export async function createProjectWithKey(
   prisma: PrismaClient,
@@ -19,11 +21,12 @@ export async function createProjectWithKey(
   description: string | null = null,
 ): Promise<ProjectWithKey> {
   return prisma.$transaction(async (tx) => {
+    const organizationId = await personalOrganizationId(tx, ownerId);
     const project = await tx.project.create({
-      data: { name, description, ownerId, members: { create: { userId: ownerId, role: 'owner' } } },
+      data: { name, description, ownerId, organizationId },
       select: { id: true },
     });
-    const key = await issueApiKey(tx, project.id);
+    const key = await issueApiKey(tx, { projectId: project.id });
     return { projectId: project.id, apiKeyId: key.apiKeyId, apiKey: key.key };
   });
 }

@@ -7,6 +7,7 @@ import {
   Param,
   Post,
   Put,
+  Req,
   UseGuards,
 } from '@nestjs/common';
 import {
@@ -16,17 +17,23 @@ import {
   type SuccessEnvelope,
   type TargetRef,
 } from '@memtrail/contracts';
-import { JwtAuthGuard } from '../auth/jwt-auth.guard.js';
-import { ProjectAccessGuard, Target } from '../projects/project-access.guard.js';
+import type { Request } from 'express';
+import { AccessGuard, Requires, Target } from '../access/access.guard.js';
+import { AuditService } from '../audit/audit.service.js';
 import { BudgetsService } from './budgets.service.js';
 
 /** `/api/{project}/{target}/budgets`: memory budgets evaluated on every upload of the target. */
 @Controller('api/:project/:target/budgets')
-@UseGuards(JwtAuthGuard, ProjectAccessGuard)
+@UseGuards(AccessGuard)
+@Requires('project:configure')
 export class BudgetsController {
-  constructor(private readonly budgets: BudgetsService) {}
+  constructor(
+    private readonly budgets: BudgetsService,
+    private readonly audit: AuditService,
+  ) {}
 
   @Get()
+  @Requires('project:read')
   async list(@Target() target: TargetRef): Promise<SuccessEnvelope<BudgetsData>> {
     return success({ budgets: await this.budgets.list(target) });
   }
@@ -36,8 +43,18 @@ export class BudgetsController {
   async create(
     @Target() target: TargetRef,
     @Body() body: unknown,
+    @Req() req: Request,
   ): Promise<SuccessEnvelope<BudgetData>> {
-    return success({ budget: await this.budgets.create(target, body) });
+    const budget = await this.budgets.create(target, body);
+    await this.audit.record(
+      {
+        action: 'budget.created',
+        projectId: target.projectId,
+        details: { target: target.target, budget },
+      },
+      req,
+    );
+    return success({ budget });
   }
 
   @Put(':id')
@@ -45,16 +62,35 @@ export class BudgetsController {
     @Target() target: TargetRef,
     @Param('id') id: string,
     @Body() body: unknown,
+    @Req() req: Request,
   ): Promise<SuccessEnvelope<BudgetData>> {
-    return success({ budget: await this.budgets.update(target, id, body) });
+    const budget = await this.budgets.update(target, id, body);
+    await this.audit.record(
+      {
+        action: 'budget.updated',
+        projectId: target.projectId,
+        details: { target: target.target, budget },
+      },
+      req,
+    );
+    return success({ budget });
   }
 
   @Delete(':id')
   async remove(
     @Target() target: TargetRef,
     @Param('id') id: string,
+    @Req() req: Request,
   ): Promise<SuccessEnvelope<null>> {
     await this.budgets.remove(target, id);
+    await this.audit.record(
+      {
+        action: 'budget.deleted',
+        projectId: target.projectId,
+        details: { target: target.target, budget_id: id },
+      },
+      req,
+    );
     return success(null);
   }
 }

@@ -43,7 +43,7 @@ function parse(body: unknown): {
 
 /**
  * Budgets per target, evaluated on every upload. Callers have checked that the user is a member
- * of the target's project (ProjectAccessGuard).
+ * of the target's project (AccessGuard).
  */
 @Injectable()
 export class BudgetsService {

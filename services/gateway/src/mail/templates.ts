@@ -39,3 +39,28 @@ export function resetMail(to: string, link: string): MailMessage {
     'The link is valid for one hour. If you did not ask for it, ignore this message.',
   );
 }
+
+export function invitationMail(
+  to: string,
+  link: string,
+  invite: {
+    inviter: string | null;
+    organization: string;
+    project: string | null;
+    role: string;
+    days: number;
+  },
+): MailMessage {
+  const where = invite.project
+    ? `the project ${invite.project} of ${invite.organization}`
+    : `the organisation ${invite.organization}`;
+  const who = invite.inviter ?? 'An administrator';
+  return message(
+    to,
+    `You are invited to ${invite.project ?? invite.organization} on Memtrail`,
+    `${who} invited you to join ${where} on Memtrail as ${invite.role}.`,
+    'Accept the invitation',
+    link,
+    `The link is valid for ${invite.days} days. Sign in or create an account with this email address to accept. If you did not expect this invitation, ignore this message.`,
+  );
+}

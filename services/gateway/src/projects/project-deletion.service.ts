@@ -21,7 +21,7 @@ const jobOptions = {
 };
 
 /**
- * Deleting a project: first, in one transaction, its memberships go (it vanishes for every user
+ * Deleting a project: first, in one transaction, it is marked deleted (it vanishes for every user
  * at once) and its API keys are revoked (uploads stop at once). Then its rows go: inline for small
  * projects, else by a background job in report batches, so no request or transaction holds
  * locks on millions of symbol-heavy rows. The ClickHouse rows are purged by whoever consumes
@@ -81,7 +81,7 @@ export class ProjectDeletionService implements OnModuleInit, OnApplicationShutdo
   /** Returns true when the rows are left to the background job. */
   async delete(projectId: string): Promise<boolean> {
     const reports = await this.prisma.$transaction(async (tx) => {
-      await tx.projectMember.deleteMany({ where: { projectId } });
+      await tx.project.update({ where: { id: projectId }, data: { deletedAt: new Date() } });
       await tx.apiKey.updateMany({
         where: { projectId, revokedAt: null },
         data: { revokedAt: new Date() },

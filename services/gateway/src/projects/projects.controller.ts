@@ -7,105 +7,185 @@ import {
   Param,
   Post,
   Put,
+  Query,
+  Req,
   UseGuards,
 } from '@nestjs/common';
 import {
+  ORGANIZATION_HEADER,
   success,
   type CreatedProjectData,
   type DeletedProjectData,
+  type Invitation,
   type ProjectData,
   type ProjectMember,
   type ProjectsData,
   type RegeneratedKeyData,
   type SuccessEnvelope,
 } from '@memtrail/contracts';
-import { CurrentUser, JwtAuthGuard } from '../auth/jwt-auth.guard.js';
+import type { Request } from 'express';
+import {
+  AccessGuard,
+  CurrentProjectAccess,
+  Requires,
+  RequiresAccount,
+} from '../access/access.guard.js';
+import { AccessService, isUuid, type ProjectAccess } from '../access/access.service.js';
+import { AuditService } from '../audit/audit.service.js';
+import { KeyManagementService } from '../api-keys/key-management.service.js';
+import { CurrentUser } from '../auth/jwt-auth.guard.js';
 import type { AuthenticatedUser } from '../auth/jwt.strategy.js';
-import { ProjectAccessService } from './project-access.service.js';
+import { parseListQuery } from './list-query.js';
 import { ProjectDeletionService } from './project-deletion.service.js';
 import { createProjectInput, updateProjectInput } from './project-input.js';
 import { ProjectsService } from './projects.service.js';
 
 type Json = Record<string, unknown> | undefined;
 
-/** `/api/projects` calls of spec §7, plus membership. Envelope `{status, type, error, data}`. */
+/** The organisation the web app chose in its header; null when none is named. */
+function chosenOrganization(req: Request): string | null {
+  const value = req.headers[ORGANIZATION_HEADER];
+  if (typeof value !== 'string' || !value) return null;
+  return value;
+}
+
+/**
+ * `/api/projects` calls of spec §7 (unchanged in shape), plus members and favourites. Every
+ * route states what it needs from the permission table; AccessGuard enforces it.
+ */
 @Controller('api/projects')
-@UseGuards(JwtAuthGuard)
+@UseGuards(AccessGuard)
 export class ProjectsController {
   constructor(
     private readonly projects: ProjectsService,
-    private readonly access: ProjectAccessService,
+    private readonly access: AccessService,
     private readonly deletion: ProjectDeletionService,
+    private readonly keys: KeyManagementService,
+    private readonly audit: AuditService,
   ) {}
 
   @Get()
-  async list(@CurrentUser() user: AuthenticatedUser): Promise<SuccessEnvelope<ProjectsData>> {
-    return success({ projects: await this.projects.list(user.userId) });
+  @RequiresAccount()
+  async list(
+    @CurrentUser() user: AuthenticatedUser,
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+  ): Promise<SuccessEnvelope<ProjectsData>> {
+    const organizationId = chosenOrganization(req);
+    if (organizationId && !isUuid(organizationId)) {
+      return success({ projects: [] });
+    }
+    return success(await this.projects.list(user.userId, organizationId, parseListQuery(query)));
   }
 
   @Post()
+  @RequiresAccount()
   async create(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: Json,
+    @Req() req: Request,
   ): Promise<SuccessEnvelope<CreatedProjectData>> {
-    return success({ project: await this.projects.create(user.userId, createProjectInput(body)) });
+    const input = createProjectInput(body);
+    const organizationId = chosenOrganization(req);
+    if (organizationId) {
+      await this.access.requireOrganization(user.userId, organizationId, 'project:create');
+    }
+    return success({
+      project: await this.projects.create(user.userId, organizationId, input, req),
+    });
   }
 
   @Put(':id')
+  @Requires('project:rename')
   async update(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
     @Body() body: Json,
+    @Req() req: Request,
   ): Promise<SuccessEnvelope<ProjectData>> {
-    await this.access.require(user.userId, id);
     return success({
-      project: await this.projects.update(user.userId, id, updateProjectInput(body)),
+      project: await this.projects.update(user.userId, id, updateProjectInput(body), req),
     });
   }
 
   @Delete(':id')
+  @Requires('project:delete')
   async remove(
-    @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
+    @CurrentProjectAccess() access: ProjectAccess,
+    @Req() req: Request,
   ): Promise<SuccessEnvelope<DeletedProjectData>> {
-    await this.access.requireOwner(user.userId, id);
+    const project = await this.projects.get((req.user as AuthenticatedUser).userId, id);
+    await this.audit.record(
+      {
+        action: 'project.deleted',
+        organizationId: access.organizationId,
+        projectId: id,
+        details: { name: project.name },
+      },
+      req,
+    );
     return success({ id, background: await this.deletion.delete(id) });
   }
 
   @Post(':id/regenerate-api-key')
   @HttpCode(200)
+  @Requires('keys:manage')
   async regenerate(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
+    @Req() req: Request,
   ): Promise<SuccessEnvelope<RegeneratedKeyData>> {
-    return success(await this.projects.regenerateKey(user.userId, id));
+    return success(await this.keys.regenerate(id, user.userId, req));
   }
 
   @Get(':id/members')
-  async members(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
-  ): Promise<SuccessEnvelope<{ members: ProjectMember[] }>> {
-    return success({ members: await this.projects.members(user.userId, id) });
+  @Requires('project:read')
+  async members(@Param('id') id: string): Promise<SuccessEnvelope<{ members: ProjectMember[] }>> {
+    return success({ members: await this.projects.members(id) });
   }
 
   @Post(':id/members')
+  @Requires('members:manage')
   async addMember(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
+    @CurrentProjectAccess() access: ProjectAccess,
     @Body() body: Json,
-  ): Promise<SuccessEnvelope<{ members: ProjectMember[] }>> {
-    const email = typeof body?.email === 'string' ? body.email : '';
-    const role = body?.role === 'owner' ? 'owner' : 'member';
-    return success({ members: await this.projects.addMember(user.userId, id, email, role) });
+    @Req() req: Request,
+  ): Promise<SuccessEnvelope<{ members: ProjectMember[]; invitation: Invitation | null }>> {
+    return success(await this.projects.addMember({ ...access, userId: user.userId }, body, req));
   }
 
   @Delete(':id/members/:userId')
+  @Requires('members:manage')
   async removeMember(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
+    @CurrentProjectAccess() access: ProjectAccess,
     @Param('userId') memberId: string,
+    @Req() req: Request,
   ): Promise<SuccessEnvelope<{ members: ProjectMember[] }>> {
-    return success({ members: await this.projects.removeMember(user.userId, id, memberId) });
+    return success({
+      members: await this.projects.removeMember({ ...access, userId: user.userId }, memberId, req),
+    });
+  }
+
+  @Put(':id/favourite')
+  @Requires('project:read')
+  async favourite(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+  ): Promise<SuccessEnvelope<{ favourite: boolean }>> {
+    await this.projects.setFavourite(user.userId, id, true);
+    return success({ favourite: true });
+  }
+
+  @Delete(':id/favourite')
+  @Requires('project:read')
+  async unfavourite(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+  ): Promise<SuccessEnvelope<{ favourite: boolean }>> {
+    await this.projects.setFavourite(user.userId, id, false);
+    return success({ favourite: false });
   }
 }

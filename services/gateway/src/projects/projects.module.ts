@@ -1,16 +1,16 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module.js';
-import { ProjectAccessService } from './project-access.service.js';
+import { ApiKeyManagementModule } from '../api-keys/api-key-management.module.js';
+import { OrganizationsModule } from '../organizations/organizations.module.js';
 import { ProjectDeletionService } from './project-deletion.service.js';
+import { ProjectKeysController } from './project-keys.controller.js';
 import { ProjectsController } from './projects.controller.js';
 import { ProjectsService } from './projects.service.js';
 import { TargetsController } from './targets.controller.js';
 import { TargetsService } from './targets.service.js';
 
 @Module({
-  imports: [AuthModule],
-  controllers: [ProjectsController, TargetsController],
-  providers: [ProjectAccessService, ProjectsService, ProjectDeletionService, TargetsService],
-  exports: [ProjectAccessService],
+  imports: [ApiKeyManagementModule, OrganizationsModule],
+  controllers: [ProjectsController, ProjectKeysController, TargetsController],
+  providers: [ProjectsService, ProjectDeletionService, TargetsService],
 })
 export class ProjectsModule {}

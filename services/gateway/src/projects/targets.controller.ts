@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Put, Query, Req, UseGuards } from '@nestjs/common';
 import {
   success,
   type RegionConfigData,
@@ -6,33 +6,66 @@ import {
   type TargetRef,
   type TargetsData,
 } from '@memtrail/contracts';
-import { JwtAuthGuard } from '../auth/jwt-auth.guard.js';
-import { ProjectAccessGuard, Target } from './project-access.guard.js';
+import type { Request } from 'express';
+import { AccessGuard, Requires, Target } from '../access/access.guard.js';
+import { CurrentUser } from '../auth/jwt-auth.guard.js';
+import type { AuthenticatedUser } from '../auth/jwt.strategy.js';
+import { parseListQuery } from './list-query.js';
 import { TargetsService } from './targets.service.js';
 
 /** `/api/{project}/targets` and `/api/{project}/{target}/region-config` (spec §7). */
 @Controller('api/:project')
-@UseGuards(JwtAuthGuard, ProjectAccessGuard)
+@UseGuards(AccessGuard)
 export class TargetsController {
   constructor(private readonly targets: TargetsService) {}
 
   @Get('targets')
-  async list(@Param('project') project: string): Promise<SuccessEnvelope<TargetsData>> {
-    return success({ targets: await this.targets.list(project) });
+  @Requires('project:read')
+  async list(
+    @Param('project') project: string,
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+  ): Promise<SuccessEnvelope<TargetsData>> {
+    // A read key has no favourites: it sees the plain list.
+    const userId = (req.user as AuthenticatedUser | undefined)?.userId ?? null;
+    return success(await this.targets.list(project, userId, parseListQuery(query)));
   }
 
   @Get(':target/region-config')
+  @Requires('project:read')
   async regionConfig(@Target() target: TargetRef): Promise<SuccessEnvelope<RegionConfigData>> {
     return success({ region_config: await this.targets.regionConfig(target) });
   }
 
   @Put(':target/region-config')
+  @Requires('project:configure')
   async setRegionConfig(
     @Target() target: TargetRef,
     @Body() body: Record<string, unknown> | undefined,
+    @Req() req: Request,
   ): Promise<SuccessEnvelope<RegionConfigData>> {
     return success({
-      region_config: await this.targets.setRegionConfig(target, body?.region_config),
+      region_config: await this.targets.setRegionConfig(target, body?.region_config, req),
     });
+  }
+
+  @Put(':target/favourite')
+  @Requires('project:read')
+  async favourite(
+    @Target() target: TargetRef,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<SuccessEnvelope<{ favourite: boolean }>> {
+    await this.targets.setFavourite(target, user.userId, true);
+    return success({ favourite: true });
+  }
+
+  @Delete(':target/favourite')
+  @Requires('project:read')
+  async unfavourite(
+    @Target() target: TargetRef,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<SuccessEnvelope<{ favourite: boolean }>> {
+    await this.targets.setFavourite(target, user.userId, false);
+    return success({ favourite: false });
   }
 }

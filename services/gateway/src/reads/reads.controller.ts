@@ -16,19 +16,19 @@ import {
   type TreeData,
 } from '@memtrail/contracts';
 import type { Response } from 'express';
-import { JwtAuthGuard } from '../auth/jwt-auth.guard.js';
 import * as p from './params.js';
 import { QueryClient } from './query-client.service.js';
-import { ProjectAccessGuard, Target } from '../projects/project-access.guard.js';
+import { AccessGuard, Requires, Target } from '../access/access.guard.js';
 
 /**
- * Reads under `/api/{project}/{target}/` (contracts: query.ts). Each checks the session and the
- * caller's membership (404 for non-members), parses parameters (400 with the reason), then
+ * Reads under `/api/{project}/{target}/` (contracts: query.ts). Each checks the caller (a user
+ * with a role on the project, or a read key of it; 404 otherwise), parses parameters (400 with the reason), then
  * forwards to the query service. Routes with a fixed last segment come before
  * `commit/:shaA/:shaB`, which would otherwise take `commit/{sha}/tree`.
  */
 @Controller('api/:project/:target')
-@UseGuards(JwtAuthGuard, ProjectAccessGuard)
+@UseGuards(AccessGuard)
+@Requires('project:read')
 export class ReadsController {
   constructor(private readonly query: QueryClient) {}
 

@@ -1,6 +1,11 @@
 import { Controller, Get, Query, UseFilters, UseGuards } from '@nestjs/common';
 import type { SummaryResponse } from '@memtrail/contracts';
-import { ApiKeyGuard, ApiKeyProject, type ApiKeyPrincipal } from '../api-keys/index.js';
+import {
+  AcceptsKeyScopes,
+  ApiKeyGuard,
+  ApiKeyProject,
+  type ApiKeyPrincipal,
+} from '../api-keys/index.js';
 import { UploadExceptionFilter } from './upload-exception.filter.js';
 import { SummaryService } from './summary.service.js';
 
@@ -8,6 +13,7 @@ import { SummaryService } from './summary.service.js';
 @Controller()
 @UseFilters(UploadExceptionFilter)
 @UseGuards(ApiKeyGuard)
+@AcceptsKeyScopes('upload', 'read')
 export class SummaryController {
   constructor(private readonly summaries: SummaryService) {}
 

@@ -1,0 +1,106 @@
+import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { PrismaClient } from '@memtrail/db';
+import { can, PERMISSIONS, strongest, type Permission, type Role } from './permissions.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/** An id from a path: 404 naming it when it is not even shaped like one. */
+export function requireUuid(value: string, what: string): string {
+  if (!isUuid(value)) throw new NotFoundException(`${what} ${value} not found`);
+  return value;
+}
+
+export interface ProjectAccess {
+  projectId: string;
+  organizationId: string;
+  /** The caller's effective role: the project override, else the organisation role. */
+  role: Role;
+}
+
+export interface OrganizationAccess {
+  organizationId: string;
+  role: Role;
+}
+
+function refuse(role: Role, permission: Permission, where: string): ForbiddenException {
+  const { minimum, what } = PERMISSIONS[permission];
+  return new ForbiddenException(
+    `Your role in this ${where} (${role}) cannot ${what}; it needs ${minimum} or higher`,
+  );
+}
+
+/**
+ * Tenant isolation and roles in one place. A project exists for a user only through a role:
+ * an override on the project, or a membership of its organisation. Callers without one get the
+ * same 404 as for a project that does not exist, so ids cannot be probed; callers with a role
+ * too weak for the action get 403 naming what it needs.
+ */
+@Injectable()
+export class AccessService {
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+
+  async projectAccess(userId: string, projectId: string): Promise<ProjectAccess | null> {
+    if (!isUuid(projectId)) return null;
+    const row = await this.prisma.project.findUnique({
+      where: { id: projectId, deletedAt: null },
+      select: {
+        organizationId: true,
+        members: { where: { userId }, select: { role: true } },
+        organization: { select: { members: { where: { userId }, select: { role: true } } } },
+      },
+    });
+    if (!row) return null;
+    // An override replaces the organisation role (it may lower it as well as raise it).
+    const role = row.members[0]?.role ?? row.organization.members[0]?.role;
+    return role ? { projectId, organizationId: row.organizationId, role } : null;
+  }
+
+  async requireProject(
+    userId: string,
+    projectId: string,
+    permission: Permission,
+  ): Promise<ProjectAccess> {
+    const access = await this.projectAccess(userId, projectId);
+    if (!access) throw new NotFoundException(`Project ${projectId} not found`);
+    if (!can(access.role, permission)) throw refuse(access.role, permission, 'project');
+    return access;
+  }
+
+  async organizationRole(userId: string, organizationId: string): Promise<Role | null> {
+    if (!isUuid(organizationId)) return null;
+    const row = await this.prisma.organizationMember.findUnique({
+      where: { organizationId_userId: { organizationId, userId } },
+      select: { role: true },
+    });
+    return row?.role ?? null;
+  }
+
+  async requireOrganization(
+    userId: string,
+    organizationId: string,
+    permission: Permission | 'member',
+  ): Promise<OrganizationAccess> {
+    const role = await this.organizationRole(userId, organizationId);
+    if (!role) throw new NotFoundException(`Organization ${organizationId} not found`);
+    if (permission !== 'member' && !can(role, permission)) {
+      throw refuse(role, permission, 'organization');
+    }
+    return { organizationId, role };
+  }
+
+  isAtLeast(role: Role, other: Role): boolean {
+    return strongest(role, other) === role;
+  }
+
+  /**
+   * A role may only be granted, changed or taken away by someone holding it or a stronger one
+   * (admins cannot make, demote or remove owners).
+   */
+  assertMayGrant(granter: Role, role: Role): void {
+    if (strongest(granter, role) !== granter) {
+      throw new ForbiddenException(`Only an owner can grant, change or remove the ${role} role`);
+    }
+  }
+}

@@ -1,0 +1,14 @@
+import { Global, Module } from '@nestjs/common';
+import { AuditLogService } from './audit-log.service.js';
+import { AuditRetentionService } from './audit-retention.service.js';
+import { AuditService } from './audit.service.js';
+import { AuditController } from './audit.controller.js';
+
+/** Global: any module records events with AuditService. */
+@Global()
+@Module({
+  controllers: [AuditController],
+  providers: [AuditService, AuditLogService, AuditRetentionService],
+  exports: [AuditService],
+})
+export class AuditModule {}
