@@ -112,7 +112,7 @@ describe('tenant isolation, tokens and project inputs', () => {
     expect(config.regionConfig).toEqual({});
   });
 
-  it('keeps API keys to their project and out of user routes', async () => {
+  it('keeps API keys to their project and upload keys out of user routes', async () => {
     const keys = gw.app.get(ApiKeyService);
     const other = await call<{ data: CreatedProjectData }>(gw.url, 'POST', '/api/projects', {
       token: bob,
@@ -124,7 +124,13 @@ describe('tenant isolation, tokens and project inputs', () => {
     });
     for (const key of [project.api_key, other.body.data.project.api_key]) {
       const asUser = await call(gw.url, 'GET', `/api/${project.id}/targets`, { token: key });
-      expect(asUser.status).toBe(401);
+      expect(asUser.status).toBe(403);
+      expect(asUser.body).toMatchObject({ error: expect.stringContaining('upload scope') });
+      const write = await call(gw.url, 'PUT', `/api/projects/${project.id}`, {
+        token: key,
+        body: { name: 'Keyed' },
+      });
+      expect(write.status).toBe(401);
     }
   });
 
@@ -234,7 +240,7 @@ describe('tenant isolation, tokens and project inputs', () => {
     expect(row).toMatchObject({ name: 'Alpha board', description: 'first' });
   });
 
-  it('updates, stores region config, shares with a member, and guards owner actions', async () => {
+  it('updates, stores region config, shares with a member, and guards by role', async () => {
     const t = `/api/${project.id}/${encodeURIComponent('nrf52/debug')}/region-config`;
     const config = {
       FLASH: { display_name: 'Flash', kind: 'flash', limit: 524288 },
@@ -246,47 +252,62 @@ describe('tenant isolation, tokens and project inputs', () => {
     const read = await call<{ data: unknown }>(gw.url, 'GET', t, { token: alice });
     expect(read.body.data).toEqual({ region_config: config });
 
-    const added = await call(gw.url, 'POST', `/api/projects/${project.id}/members`, {
-      token: alice,
-      body: { email: 'BOB@example.com' },
-    });
+    // Bob is outside Alice's organisation: adding him by email invites him (mailed link).
+    const added = await call<{ data: { invitation: { email: string; role: string } | null } }>(
+      gw.url,
+      'POST',
+      `/api/projects/${project.id}/members`,
+      { token: alice, body: { email: 'BOB@example.com' } },
+    );
     expect(added.status).toBe(201);
+    expect(added.body.data.invitation).toMatchObject({ email: 'bob@example.com', role: 'member' });
+    expect((await call(gw.url, 'GET', `/api/${project.id}/targets`, { token: bob })).status).toBe(
+      404,
+    );
+    const bobId = (await gw.prisma.user.findUniqueOrThrow({ where: { email: 'bob@example.com' } }))
+      .id;
+    await gw.prisma.projectMember.create({
+      data: { projectId: project.id, userId: bobId, role: 'member' },
+    });
     const targets = await call<{ data: { targets: unknown[] } }>(
       gw.url,
       'GET',
       `/api/${project.id}/targets`,
       { token: bob },
     );
-    expect(targets.body.data.targets).toEqual([{ name: 'nrf52/debug', region_config: config }]);
-    const renamed = await call(gw.url, 'PUT', `/api/projects/${project.id}`, {
-      token: bob,
-      body: { name: 'Alpha v2' },
-    });
-    expect(renamed.status).toBe(200);
-    for (const [method, path] of [
+    expect(targets.body.data.targets).toEqual([
+      { name: 'nrf52/debug', region_config: config, favourite: false },
+    ]);
+    // A member reads but neither renames, configures, deletes nor regenerates.
+    for (const [method, path, body] of [
+      ['PUT', `/api/projects/${project.id}`, { name: 'Alpha v2' }],
+      ['PUT', t, { region_config: {} }],
       ['DELETE', `/api/projects/${project.id}`],
       ['POST', `/api/projects/${project.id}/regenerate-api-key`],
     ] as const) {
-      expect((await call(gw.url, method, path, { token: bob })).status).toBe(403);
+      const refused = await call(gw.url, method, path, { token: bob, body });
+      expect({ path, status: refused.status }).toEqual({ path, status: 403 });
     }
-    const lastOwner = await call(
+    // Alice's role comes from her organisation: there is no project override to remove.
+    const noOverride = await call(
       gw.url,
       'DELETE',
       `/api/projects/${project.id}/members/${aliceId}`,
       { token: alice },
     );
-    expect(lastOwner.status).toBe(400);
+    expect(noOverride.status).toBe(400);
   });
 
-  it('regenerates the key (old one dead at once) and deletes projects with their rows', async () => {
+  it('regenerates the key (old one dead at once, with a warning) and deletes projects with their rows', async () => {
     const keys = gw.app.get(ApiKeyService);
-    const regenerated = await call<{ data: { api_key: string } }>(
+    const regenerated = await call<{ data: { api_key: string; warning: string } }>(
       gw.url,
       'POST',
       `/api/projects/${project.id}/regenerate-api-key`,
       { token: alice },
     );
     expect(await keys.verify(project.api_key)).toBeNull();
+    expect(regenerated.body.data.warning).toContain('Revoked 1 upload key(s) (Default)');
     const key = regenerated.body.data.api_key;
     expect(await keys.verify(key)).toMatchObject({ projectId: project.id });
 
