@@ -47,7 +47,7 @@ describe('region mapping on a real Cortex-M ELF', () => {
     );
     const model = loadLinkerScripts({ inputs: [{ script: join(firmwareDir, 'layout.ld') }] });
     regions = model.regions;
-    assignments = sectionAssignments(model);
+    assignments = sectionAssignments(model, readElfLayout(elf).sections);
     mapRegions = parseMemoryConfiguration(readFileSync(map, 'utf8'));
     ldUsage = parseMemoryUsage(stdout);
   });

@@ -41,6 +41,8 @@ interface Slot {
   placed: Placed[];
   /** End of the last section charged here, as GNU ld's region `current`; undefined: none yet. */
   current?: number;
+  /** Start of the last section charged here. */
+  lastCharged?: number;
   /** `--skip-section` removed a section the configuration assigned here. */
   lostAssigned: boolean;
   declared: boolean;
@@ -72,30 +74,31 @@ function entry(section: LayoutSection, address: number): ReportSection {
   };
 }
 
+/**
+ * ld sets the region's `current` to the end of each section it places there; a .tbss takes no
+ * room. Overlay members share their start, and ld moves past the largest of them.
+ */
+function charge(slot: Slot, section: LayoutSection, address: number): void {
+  const end = section.flags.tls && section.type === 'NOBITS' ? address : address + section.size;
+  slot.current =
+    slot.lastCharged === address && slot.current !== undefined ? Math.max(slot.current, end) : end;
+  slot.lastCharged = address;
+}
+
 function place(
   slot: Slot,
   section: LayoutSection,
   address: number,
   how: { charged: boolean; load: boolean },
 ): void {
-  const placed: Placed = {
+  if (how.charged) charge(slot, section, address);
+  slot.placed.push({
     entry: entry(section, address),
     start: address,
     end: address + section.size,
     alignment: Math.max(section.alignment ?? 1, 1),
     ...how,
-  };
-  if (how.charged) {
-    // ld sets the region's `current` to the end of each section it places there; a .tbss takes
-    // no room. Overlay members share their start, and ld moves past the largest of them.
-    const end = section.flags.tls && section.type === 'NOBITS' ? address : placed.end;
-    const previous = slot.placed.findLast((p) => p.charged && p.load === how.load);
-    slot.current =
-      previous && previous.start === address && slot.current !== undefined
-        ? Math.max(slot.current, end)
-        : end;
-  }
-  slot.placed.push(placed);
+  });
 }
 
 /** The smallest region whose range holds `address` (only the start counts, as in MemBrowse). */
@@ -147,14 +150,14 @@ export function buildMemoryLayout(options: BuildLayoutOptions): MemoryLayoutResu
     if (!allocated.some((section) => section.name === name))
       warnings.push(`--skip-section ${name}: no allocated section has this name`);
   }
-  const sections = allocated.filter((section) => !skip.has(section.name));
   const segments = options.segments.filter((segment) => segment.type === 'PT_LOAD');
 
   if (!options.regions || options.regions.length === 0) {
     warnings.push(
       'no MEMORY regions (no linker script given, or none with a MEMORY block): using default Code/Data regions without size limits',
     );
-    return { memoryLayout: finish(defaultSlots(sections), options), warnings };
+    const kept = allocated.filter((section) => !skip.has(section.name));
+    return { memoryLayout: finish(defaultSlots(kept), options), warnings };
   }
 
   const reported = reportedLengths(options.regions, options.limits, warnings);
@@ -180,17 +183,19 @@ export function buildMemoryLayout(options: BuildLayoutOptions): MemoryLayoutResu
       );
     return slot;
   };
-  for (const section of allocated) {
-    if (!skip.has(section.name)) continue;
-    for (const which of ['region', 'loadRegion'] as const) {
-      const name = assignments?.get(section.name)?.[which];
-      const slot = name === undefined ? undefined : byName.get(name);
-      if (slot) slot.lostAssigned = true;
-    }
-  }
-
   const orphans: LayoutSection[] = [];
-  for (const section of sections) {
+  for (const section of allocated) {
+    if (skip.has(section.name)) {
+      // Gone from the report, but the linker placed it: its figure still counts it.
+      const assignment = assignments?.get(section.name);
+      const runSlot = byName.get(assignment?.region ?? '');
+      const loadSlot = byName.get(assignment?.loadRegion ?? '');
+      const loadAddress = loadAddressOf(segments, section);
+      if (runSlot) charge(runSlot, section, section.address);
+      if (loadSlot && loadAddress !== undefined) charge(loadSlot, section, loadAddress);
+      for (const slot of [runSlot, loadSlot]) if (slot) slot.lostAssigned = true;
+      continue;
+    }
     const runSlot = assigned(section, 'region');
     if (runSlot) place(runSlot, section, section.address, { charged: true, load: false });
     else {
@@ -329,12 +334,12 @@ function occupied(placed: Placed[]): number {
 }
 
 /**
- * A section the configuration put at the very end of the region with free space below it (a
- * stack placed at the top of RAM): ld's extent then says the region is full.
+ * A section put at the very end of the region with free space below it (a stack placed at the
+ * top of RAM): the linker's extent then says the region is full.
  */
 function pinnedAtEnd(slot: Slot): boolean {
   const end = slot.address + slot.limit;
-  const pinned = slot.placed.find((p) => p.charged && !p.load && p.end === end && p.end > p.start);
+  const pinned = slot.placed.find((p) => !p.load && p.end === end && p.end > p.start);
   if (!pinned) return false;
   const below = slot.placed
     .filter((p) => p !== pinned && p.start < pinned.start)
@@ -389,7 +394,9 @@ function finish(slots: Slot[], options: BuildLayoutOptions): Record<string, Memo
       ...(linker !== undefined && { linker_used_size: linker }),
       ...(children && { container: true, children }),
       ...(parent !== undefined && { parent }),
-      ...(slot.declared && slot.limit === 0 && slot.placed.length === 0 && { placeholder: true }),
+      ...(slot.declared &&
+        slot.limit === 0 &&
+        slot.placed.every((p) => p.end === p.start) && { placeholder: true }),
     };
   }
   return layout;

@@ -66,6 +66,8 @@ export interface OutputSectionDecl {
   loadRegion: string | undefined;
   /** NOLOAD, COPY, INFO, OVERLAY, DSECT, READONLY, … when given. */
   type: string | undefined;
+  /** The statement applies only when its input sections are all read-only / some writable. */
+  constraint?: 'ONLY_IF_RO' | 'ONLY_IF_RW';
   body: Statement[];
   position: SourcePosition;
 }

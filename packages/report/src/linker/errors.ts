@@ -7,7 +7,6 @@ export interface SourcePosition {
 
 export type LinkerScriptErrorCode =
   | 'syntax'
-  | 'needs-preprocessor'
   | 'undefined-symbol'
   | 'undefined-region'
   | 'divide-by-zero'

@@ -93,8 +93,11 @@ const EXPR_NAME = /^[A-Za-z_.$\\][A-Za-z0-9_.$/\\~]*/;
 const SCRIPT_NAME = /^[A-Za-z0-9_.$/\\~*?[\]][A-Za-z0-9_.$/\\~*?[\]\-+!^:]*/;
 const MEMORY_NAME = /^[A-Za-z0-9_.$\\~][A-Za-z0-9_.$\\~\-+]*/;
 
-/** Directives that only the C preprocessor understands; ld itself would read them as comments. */
+/** Directives only the C preprocessor understands; GNU ld reads such lines as comments. */
 const CPP_DIRECTIVE = /^#\s*(include|if|ifdef|ifndef|elif|else|endif|define|undef|error|pragma)\b/;
+
+/** Told about each C preprocessor directive line the lexer passes over as a comment. */
+export type DirectiveListener = (directive: string, position: SourcePosition) => void;
 
 export class Lexer {
   private readonly lineStarts: number[] = [0];
@@ -104,6 +107,7 @@ export class Lexer {
   constructor(
     readonly text: string,
     readonly file: string,
+    private readonly onDirective?: DirectiveListener,
   ) {
     for (let i = 0; i < text.length; i++)
       if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
@@ -192,21 +196,11 @@ export class Lexer {
         }
         this.offset = close + 2;
       } else if (char === '#') {
+        // ld's lexer reads `#` to the end of the line as a comment, preprocessor lines included.
         const lineEnd = text.indexOf('\n', this.offset);
         const end = lineEnd < 0 ? text.length : lineEnd;
-        const line = text.slice(this.offset, end);
-        const lineStart = this.lineStarts[this.positionAt(this.offset).line - 1]!;
-        const atLineStart = text.slice(lineStart, this.offset).trim() === '';
-        const directive = CPP_DIRECTIVE.exec(line);
-        if (atLineStart && directive) {
-          throw new LinkerScriptError(
-            'needs-preprocessor',
-            `'#${directive[1]}' is a C preprocessor directive: this script needs the C preprocessor; ` +
-              'pass the preprocessed script instead (e.g. build/zephyr/linker.cmd, ' +
-              'build/esp-idf/esp_system/ld/memory.ld, or the output of `cpp -P`)',
-            this.positionAt(this.offset),
-          );
-        }
+        const directive = this.onDirective && CPP_DIRECTIVE.exec(text.slice(this.offset, end));
+        if (directive) this.onDirective!(directive[1]!, this.positionAt(this.offset));
         this.offset = end;
       } else {
         break;

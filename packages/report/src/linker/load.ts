@@ -8,7 +8,12 @@ import {
   type RegionAttributes,
   type RegionKind,
 } from './attributes.js';
-import { LinkerScriptError, type LinkerWarning, type SourcePosition } from './errors.js';
+import {
+  LinkerScriptError,
+  formatPosition,
+  type LinkerWarning,
+  type SourcePosition,
+} from './errors.js';
 import { evaluate, isUnknown, type EvalScope, type SymbolEntry, type Value } from './evaluate.js';
 import { VMA_MASK } from './numbers.js';
 import { ScriptParser, type ParserHost } from './parser.js';
@@ -52,14 +57,27 @@ export interface LinkerSymbol {
   position: SourcePosition;
 }
 
-/** Where an output section goes: `> region AT> loadRegion`, or explicit addresses. */
+/**
+ * An output section statement of SECTIONS, in script order: where it goes (`> region AT>
+ * loadRegion`, aliases resolved; an undeclared name stays as written) and whether it gives its
+ * addresses (`.data ADDR : AT(LMA)`), with their values when the scripts alone give them.
+ */
 export interface SectionPlacement {
   name: string;
   region?: string;
   loadRegion?: string;
+  explicitAddress: boolean;
+  explicitLoadAddress: boolean;
   address?: number;
   loadAddress?: number;
   type?: string;
+  constraint?: 'ONLY_IF_RO' | 'ONLY_IF_RW';
+  position: SourcePosition;
+}
+
+/** A C preprocessor line in a script, which ld (and so this reader) took for a comment. */
+export interface PreprocessorLine {
+  directive: string;
   position: SourcePosition;
 }
 
@@ -70,6 +88,11 @@ export interface LinkerScriptModel {
   placements: SectionPlacement[];
   /** REGION_ALIAS name → region name. */
   aliases: Record<string, string>;
+  /** Regions used (ORIGIN(), LENGTH(), `> name`) but never declared: ld creates them on demand
+   * (ORIGIN 0, LENGTH ~0) with a warning; they are not in `regions`. */
+  undeclaredRegions: string[];
+  /** `#if`, `#define` … lines: the scripts were meant for the C preprocessor. */
+  preprocessorLines: PreprocessorLine[];
   entry?: string;
   /** Every script read, INCLUDEs included, in reading order. */
   files: string[];
@@ -109,8 +132,12 @@ export function loadLinkerScripts(options: LinkerScriptOptions): LinkerScriptMod
   const statements: Statement[] = [];
   const warnings: LinkerWarning[] = [];
   const includeStack: string[] = [];
+  const preprocessorLines = new Map<string, PreprocessorLine>();
 
   const host: ParserHost = {
+    directive(directive, position) {
+      preprocessorLines.set(`${position.file}:${position.line}`, { directive, position });
+    },
     include(name, position, parse) {
       const found = findInclude(name, position.file, cwd, searchPaths);
       if (!found) {
@@ -173,19 +200,21 @@ export function loadLinkerScripts(options: LinkerScriptOptions): LinkerScriptMod
     maxPageSize: BigInt(options.maxPageSize ?? DEFAULT_PAGE_SIZE),
     commonPageSize: BigInt(options.commonPageSize ?? DEFAULT_PAGE_SIZE),
   };
-  const { declarations, aliases } = collectMemory(statements, warnings);
+  const { declarations, aliases, redeclared } = collectMemory(statements);
+  const undeclared = new Set<string>();
 
   const resolveRegion = (name: string, position: SourcePosition): string => {
     const target = aliases.get(name) ?? name;
-    if (!declarations.has(target)) {
-      throw new LinkerScriptError(
-        'undefined-region',
-        `memory region '${name}' is not declared in any MEMORY block`,
+    if (!declarations.has(target) && !undeclared.has(target)) {
+      undeclared.add(target);
+      warnings.push({
+        message: `memory region '${name}' is not declared in any MEMORY block: ld creates it (ORIGIN 0, LENGTH ~0) and warns "memory region \`${name}' not declared"; it is left out of the regions`,
         position,
-      );
+      });
     }
     return target;
   };
+  const phantom = (which: 'origin' | 'length'): bigint => (which === 'origin' ? 0n : VMA_MASK);
 
   // Pass 1: ld has not evaluated any region yet.
   const unevaluated = (
@@ -194,13 +223,18 @@ export function loadLinkerScripts(options: LinkerScriptOptions): LinkerScriptMod
     position: SourcePosition,
   ): bigint => {
     resolveRegion(name, position);
-    return which === 'origin' ? 0n : VMA_MASK;
+    return phantom(which);
   };
   const firstPass = execute(
     statements,
     { region: unevaluated, addressMask, ...pageSizes, firstPass: true },
     undefined,
   );
+
+  const firstDirective = [...preprocessorLines.values()][0];
+  const cppHint = firstDirective
+    ? ` (the script looks like it needs the C preprocessor: #${firstDirective.directive} at ${formatPosition(firstDirective.position)}; pass the preprocessed script)`
+    : '';
 
   // Pass 2: regions in declaration order.
   const evaluated = new Map<string, { origin: bigint; length: bigint }>();
@@ -216,6 +250,7 @@ export function loadLinkerScripts(options: LinkerScriptOptions): LinkerScriptMod
       },
       region(name, which, position) {
         const target = resolveRegion(name, position);
+        if (undeclared.has(target)) return phantom(which);
         const done = evaluated.get(target);
         if (!done) {
           warnings.push({
@@ -229,9 +264,11 @@ export function loadLinkerScripts(options: LinkerScriptOptions): LinkerScriptMod
       ...pageSizes,
     };
     const origin =
-      regionValue(evaluate(declaration.origin, scope), 'ORIGIN', declaration.name) & addressMask;
+      regionValue(evaluate(declaration.origin, scope), 'ORIGIN', declaration.name, cppHint) &
+      addressMask;
     const length =
-      regionValue(evaluate(declaration.length, scope), 'LENGTH', declaration.name) & addressMask;
+      regionValue(evaluate(declaration.length, scope), 'LENGTH', declaration.name, cppHint) &
+      addressMask;
     evaluated.set(declaration.name, { origin, length });
     const attributes = parseAttributes(
       declaration.attributeWords,
@@ -249,12 +286,21 @@ export function loadLinkerScripts(options: LinkerScriptOptions): LinkerScriptMod
     });
   }
 
+  for (const [name, positions] of redeclared) {
+    const region = regions.find((candidate) => candidate.name === name)!;
+    warnings.push({
+      message: `memory region '${name}' is declared ${positions.length} times (${positions.map(formatPosition).join(', ')}): as in ld, the last declaration wins (ORIGIN = 0x${region.origin.toString(16)}, LENGTH = 0x${region.length.toString(16)}) and the attributes of all of them apply`,
+      position: positions.at(-1)!,
+    });
+  }
+
   // Pass 3: final symbol values.
   const final = execute(
     statements,
     {
       region(name, which, position) {
-        return evaluated.get(resolveRegion(name, position))![which];
+        const target = resolveRegion(name, position);
+        return evaluated.get(target)?.[which] ?? phantom(which);
       },
       addressMask,
       ...pageSizes,
@@ -274,14 +320,40 @@ export function loadLinkerScripts(options: LinkerScriptOptions): LinkerScriptMod
       loadRegion: resolveRegion(placement.loadRegion, placement.position),
     }),
   }));
+  const directives = [...preprocessorLines.values()];
+  if (directives.length > 0) warnings.unshift(preprocessorWarning(directives, redeclared));
   return {
     regions,
     symbols,
     placements,
     aliases: Object.fromEntries(aliases),
+    undeclaredRegions: [...undeclared],
+    preprocessorLines: directives,
     ...(final.entry !== undefined && { entry: final.entry }),
     files,
     warnings,
+  };
+}
+
+function preprocessorWarning(
+  lines: PreprocessorLine[],
+  redeclared: Map<string, SourcePosition[]>,
+): LinkerWarning {
+  const shown = lines
+    .slice(0, 3)
+    .map((line) => `#${line.directive} at line ${line.position.line}`)
+    .join(', ');
+  const twice = [...redeclared.keys()];
+  return {
+    message:
+      `THIS LINKER SCRIPT LOOKS LIKE IT NEEDS THE C PREPROCESSOR (${shown}${lines.length > 3 ? ', …' : ''}). ` +
+      "It was read as GNU ld reads it unpreprocessed: '#' lines are comments, so #define and " +
+      '#include do nothing and every #if/#else branch is read' +
+      (twice.length > 0
+        ? `; ${twice.join(', ')} ${twice.length > 1 ? 'are' : 'is'} declared more than once and the last declaration wins`
+        : '') +
+      '. Pass the preprocessed script the build used (e.g. the output of `cpp -P`) for the real regions.',
+    position: lines[0]!.position,
   };
 }
 
@@ -302,19 +374,29 @@ function findInclude(
   return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
 }
 
-function collectMemory(statements: Statement[], warnings: LinkerWarning[]) {
+/**
+ * MEMORY declarations by name in first-declaration order. A redeclared region takes the last
+ * ORIGIN and LENGTH, and the attributes of every declaration (ld ORs the flags).
+ */
+function collectMemory(statements: Statement[]) {
   const declarations = new Map<string, MemoryRegionDecl>();
+  const redeclared = new Map<string, SourcePosition[]>();
   const aliases = new Map<string, string>();
   for (const statement of statements) {
     if (statement.kind === 'memory') {
       for (const region of statement.regions) {
-        if (declarations.has(region.name)) {
-          warnings.push({
-            message: `redeclaration of memory region '${region.name}'`,
-            position: region.position,
-          });
+        const earlier = declarations.get(region.name);
+        if (earlier) {
+          redeclared.set(region.name, [
+            ...(redeclared.get(region.name) ?? [earlier.position]),
+            region.position,
+          ]);
         }
-        declarations.set(region.name, region);
+        declarations.set(region.name, {
+          ...region,
+          attributeWords: [...(earlier?.attributeWords ?? []), ...region.attributeWords],
+          position: earlier?.position ?? region.position,
+        });
       }
     } else if (statement.kind === 'regionAlias') {
       if (aliases.has(statement.alias) || declarations.has(statement.alias)) {
@@ -324,17 +406,26 @@ function collectMemory(statements: Statement[], warnings: LinkerWarning[]) {
           statement.position,
         );
       }
-      aliases.set(statement.alias, statement.region);
+      // ld resolves the alias where it stands: the region must be declared above it.
+      const target = aliases.get(statement.region) ?? statement.region;
+      if (!declarations.has(target)) {
+        throw new LinkerScriptError(
+          'undefined-region',
+          `REGION_ALIAS: memory region '${statement.region}' for alias '${statement.alias}' does not exist (ld stops here too)`,
+          statement.position,
+        );
+      }
+      aliases.set(statement.alias, target);
     }
   }
-  return { declarations, aliases };
+  return { declarations, aliases, redeclared };
 }
 
-function regionValue(value: Value, what: string, region: string): bigint {
+function regionValue(value: Value, what: string, region: string, hint: string): bigint {
   if (!isUnknown(value)) return value;
   throw new LinkerScriptError(
     value.code,
-    `invalid ${what} of memory region ${region}: ${value.message}`,
+    `invalid ${what} of memory region ${region}: ${value.message}${hint}`,
     value.position,
   );
 }
@@ -495,6 +586,9 @@ function execute(
                 name: item.name,
                 ...(item.region !== undefined && { region: item.region }),
                 ...(item.loadRegion !== undefined && { loadRegion: item.loadRegion }),
+                explicitAddress: item.address !== undefined,
+                explicitLoadAddress: item.loadAddress !== undefined,
+                ...(item.constraint !== undefined && { constraint: item.constraint }),
                 ...(address !== undefined &&
                   !isUnknown(address) && { address: Number(address & base.addressMask) }),
                 ...(loadAddress !== undefined &&

@@ -8,16 +8,18 @@ import {
   type Statement,
 } from './ast.js';
 import { LinkerScriptError, type SourcePosition } from './errors.js';
-import { Lexer, type LexMode, type Token } from './lexer.js';
+import { type DirectiveListener, Lexer, type LexMode, type Token } from './lexer.js';
 
 /**
  * What the parser needs from its caller: INCLUDEd files are located and read there (search order,
  * cycle and depth checks) and parsed by `parse` in the context where the INCLUDE stood, as ld does;
- * SEARCH_DIR extends the search path for later INCLUDEs.
+ * SEARCH_DIR extends the search path for later INCLUDEs; C preprocessor lines, which ld reads as
+ * comments, are reported to `directive` (possibly more than once each).
  */
 export interface ParserHost {
   include<T>(name: string, position: SourcePosition, parse: (file: string, text: string) => T): T;
   addSearchDir(path: string): void;
+  directive: DirectiveListener;
 }
 
 type Context = 'script' | 'memory' | 'sections' | 'outputSection';
@@ -45,12 +47,7 @@ const EXPR_BUILTINS: Record<string, [number, number]> = {
   DATA_SEGMENT_END: [1, 1],
 };
 const SECTION_TYPES = new Set(['NOLOAD', 'DSECT', 'COPY', 'INFO', 'OVERLAY', 'READONLY']);
-const SECTION_HEADER_KEYWORDS = new Set([
-  'ALIGN_WITH_INPUT',
-  'ONLY_IF_RO',
-  'ONLY_IF_RW',
-  'SPECIAL',
-]);
+const SECTION_HEADER_KEYWORDS = new Set(['ALIGN_WITH_INPUT', 'SPECIAL']);
 /** Commands we accept and keep only as text, because they never affect regions or symbols. */
 const PLAIN_COMMANDS = new Set([
   'ENTRY',
@@ -97,7 +94,7 @@ export class ScriptParser {
     readonly file: string,
     private readonly host: ParserHost,
   ) {
-    this.lexer = new Lexer(text, file);
+    this.lexer = new Lexer(text, file, host.directive);
   }
 
   parseScript(): Statement[] {
@@ -400,13 +397,16 @@ export class ScriptParser {
     }
     this.lexer.next('expr');
     let loadAddress: Expr | undefined;
+    let constraint: OutputSectionDecl['constraint'];
     for (;;) {
       const token = this.lexer.peek('script');
       if (token.kind === 'op' && token.text === '{') break;
       if (token.kind !== 'name')
         throw this.error(token, `expected '{' for output section ${name.text}`);
       this.lexer.next('script');
-      if (token.text === 'AT') {
+      if (token.text === 'ONLY_IF_RO' || token.text === 'ONLY_IF_RW') {
+        constraint = token.text;
+      } else if (token.text === 'AT') {
         this.expectOp('(', 'expr');
         loadAddress = this.expression();
         this.expectOp(')', 'expr');
@@ -430,6 +430,7 @@ export class ScriptParser {
       address,
       loadAddress,
       type,
+      ...(constraint !== undefined && { constraint }),
       body,
       position: name.position,
       ...trailer,

@@ -109,7 +109,8 @@ function memoryLayout(
     regions: model?.regions,
     limits: limits.length > 0 ? loadScripts(elf, limits, defs, options, warn).regions : undefined,
     skipSections: options.skipSections,
-    assignments: model && model.placements.length > 0 ? sectionAssignments(model) : undefined,
+    assignments:
+      model && model.placements.length > 0 ? sectionAssignments(model, sections) : undefined,
   });
   result.warnings.forEach(warn);
   return result.memoryLayout;
