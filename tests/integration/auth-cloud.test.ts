@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { SMTPServer } from 'smtp-server';
-import Provider from 'oidc-provider';
 import { AUTH_MESSAGES, type AuthResponse, type AuthSession } from '@memtrail/contracts';
 import { createIsolatedStores, freePort, type IsolatedStores } from '@memtrail/testing';
 import {
@@ -10,6 +9,7 @@ import {
   strongPassword,
   type Gateway,
 } from '../../services/gateway/test/support/gateway-harness.js';
+import { authorize as authorizeAt, Browser, startOidcProvider } from './support/oidc.js';
 
 type Session = AuthResponse<AuthSession>;
 
@@ -52,39 +52,6 @@ const ACCOUNTS: Record<string, { email: string; email_verified: boolean; name: s
   mallory: { email: 'mallory@example.com', email_verified: false, name: 'Mallory' },
 };
 
-/** Cookies across the gateway and the provider (same host, different ports share cookies). */
-class Browser {
-  private readonly jar = new Map<string, string>();
-
-  async go(url: string, init: RequestInit = {}): Promise<Response> {
-    const response = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), cookie: this.cookieHeader() },
-    });
-    for (const header of response.headers.getSetCookie()) {
-      const [pair] = header.split(';');
-      const [name, ...value] = pair!.split('=');
-      const expired = /expires=Thu, 01 Jan 1970/i.test(header) || /max-age=0/i.test(header);
-      if (expired) this.jar.delete(name!.trim());
-      else this.jar.set(name!.trim(), value.join('='));
-    }
-    return response;
-  }
-
-  cookie(name: string): string | undefined {
-    return this.jar.get(name);
-  }
-
-  setCookie(name: string, value: string): void {
-    this.jar.set(name, value);
-  }
-
-  private cookieHeader(): string {
-    return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-}
-
 describe('cloud-mode auth with a real SMTP server and a real OpenID provider', () => {
   let stores: IsolatedStores;
   let gw: Gateway;
@@ -97,26 +64,12 @@ describe('cloud-mode auth with a real SMTP server and a real OpenID provider', (
     mailbox = await startMailbox();
     const gatewayPort = await freePort();
     const idpPort = await freePort();
-    issuer = `http://127.0.0.1:${idpPort}`;
     const clients = (['google', 'github'] as const).map((id) => ({
       client_id: `memtrail-${id}`,
       client_secret: `secret-${id}-0123456789abcdef`,
       redirect_uris: [`http://127.0.0.1:${gatewayPort}/auth/oauth/${id}/callback`],
-      grant_types: ['authorization_code'],
-      response_types: ['code'],
     }));
-    const provider = new Provider(issuer, {
-      clients,
-      cookies: { keys: ['memtrail-test-cookie-key'] },
-      pkce: { required: () => true },
-      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
-      findAccount: (_ctx: unknown, sub: string) => ({
-        accountId: sub,
-        claims: () => ({ sub, ...ACCOUNTS[sub] }),
-      }),
-    } as ConstructorParameters<typeof Provider>[1]);
-    idpServer = createServer(provider.callback());
-    await new Promise<void>((resolve) => idpServer.listen(idpPort, '127.0.0.1', resolve));
+    ({ issuer, server: idpServer } = await startOidcProvider(idpPort, clients, ACCOUNTS));
     gw = await startGateway(
       stores,
       {
@@ -253,49 +206,12 @@ describe('cloud-mode auth with a real SMTP server and a real OpenID provider', (
   });
 
   /** Runs the provider's login and consent pages; returns the provider's redirect to us. */
-  async function authorize(
+  const authorize = (
     browser: Browser,
     provider: string,
     account: string,
     consent: 'allow' | 'deny',
-  ) {
-    let response = await browser.go(`${gw.url}/auth/oauth/${provider}`);
-    expect(response.status).toBe(302);
-    let url = response.headers.get('location')!;
-    const state = new URL(url).searchParams.get('state')!;
-    expect(new URL(url).searchParams.get('code_challenge_method')).toBe('S256');
-    for (let hop = 0; hop < 20; hop += 1) {
-      if (url.startsWith(`${gw.url}/auth/oauth/`)) return { callback: url, state };
-      response = await browser.go(url);
-      if (response.status >= 300 && response.status < 400) {
-        url = new URL(response.headers.get('location')!, url).toString();
-        continue;
-      }
-      const html = await response.text();
-      const uid = new URL(url).pathname.split('/').pop()!;
-      if (/name="prompt" value="login"/.test(html)) {
-        response = await browser.go(`${issuer}/interaction/${uid}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            prompt: 'login',
-            login: account,
-            password: 'any',
-          }).toString(),
-        });
-      } else if (consent === 'deny') {
-        response = await browser.go(`${issuer}/interaction/${uid}/abort`);
-      } else {
-        response = await browser.go(`${issuer}/interaction/${uid}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ prompt: 'consent' }).toString(),
-        });
-      }
-      url = new URL(response.headers.get('location')!, url).toString();
-    }
-    throw new Error('the provider never redirected back');
-  }
+  ) => authorizeAt(browser, `${gw.url}/auth/oauth/${provider}`, issuer, account, consent);
 
   async function land(browser: Browser, callback: string): Promise<URL> {
     const response = await browser.go(callback);
@@ -325,21 +241,46 @@ describe('cloud-mode auth with a real SMTP server and a real OpenID provider', (
     ).toBe(1);
   });
 
-  it('links an existing account by verified email and drops an unconfirmed password', async () => {
-    // Someone signs up with Linus's address but never confirms it.
+  it('never links an identity to an unconfirmed account; links a confirmed one', async () => {
+    // Someone signs up with Linus's address but never confirms it: a squatter, maybe.
     await call(gw.url, 'POST', '/auth/signup', {
       body: { email: 'linus@example.com', password: strongPassword('x') },
     });
     const browser = new Browser();
+    const refused = await land(
+      browser,
+      (await authorize(browser, 'github', 'linus', 'allow')).callback,
+    );
+    expect(refused.searchParams.get('error')).toBe('unconfirmed_account');
+    expect(refused.searchParams.get('code')).toBeNull();
+    const squatted = await gw.prisma.user.findUniqueOrThrow({
+      where: { email: 'linus@example.com' },
+      include: { oauthIdentities: true },
+    });
+    expect(squatted.oauthIdentities).toEqual([]);
+
+    // Once the address is proven (a confirmation or reset link), the identity links to it.
+    await gw.prisma.user.update({
+      where: { id: squatted.id },
+      data: { emailConfirmedAt: new Date() },
+    });
     const root = await land(
       browser,
       (await authorize(browser, 'github', 'linus', 'allow')).callback,
     );
     const session = await exchange(root.searchParams.get('code')!);
-    const user = await gw.prisma.user.findUniqueOrThrow({ where: { email: 'linus@example.com' } });
-    expect(session.body.data?.user.id).toBe(user.id);
-    expect(user.passwordHash).toBeNull();
-    expect(user.emailConfirmedAt).not.toBeNull();
+    expect(session.body.data?.user.id).toBe(squatted.id);
+  });
+
+  it('validates the ID token issuer of the redirect (RFC 9207) and refuses a forged one', async () => {
+    const browser = new Browser();
+    const { callback } = await authorize(browser, 'google', 'grace', 'allow');
+    expect(new URL(callback).searchParams.get('iss')).toBe(issuer);
+    const forged = new URL(callback);
+    forged.searchParams.set('iss', 'https://evil.example');
+    const root = await land(browser, forged.toString());
+    expect(root.searchParams.get('error')).toBe('server_error');
+    expect(root.searchParams.get('code')).toBeNull();
   });
 
   it('refuses unverified emails, bad state, a wrong PKCE verifier and denied consent', async () => {

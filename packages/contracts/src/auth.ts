@@ -101,4 +101,8 @@ export const AUTH_MESSAGES = {
   tooManyRequests: 'Too many requests, try again later',
   oauthState: 'Invalid OAuth state',
   oauthEmail: 'The provider did not return a verified email address',
+  oauthUnconfirmedAccount:
+    'An account with this email address exists but its address was never confirmed: sign in with its password and confirm it (or reset the password), then sign in with the provider again',
+  ssoRequired:
+    'Your organization requires single sign-on for this email address: use Sign in with SSO',
 } as const;

@@ -36,6 +36,6 @@ import { SessionService } from './session.service.js';
     EmailTokenService,
     AuthService,
   ],
-  exports: [JwtAuthGuard, SessionService, SessionHandoffService],
+  exports: [JwtAuthGuard, SessionService, SessionHandoffService, JWT_SECRET],
 })
 export class AuthModule {}

@@ -18,6 +18,7 @@ import { GatewayConfig } from '../config.js';
 import { MailService } from '../mail/mail.service.js';
 import { confirmationMail, resetMail } from '../mail/templates.js';
 import { configuredProviders } from '../oauth/oauth-providers.js';
+import { SsoPolicy } from '../sso/sso-policy.service.js';
 import { toAuthUser } from './auth-user.js';
 import type { SignUpInput } from './auth-input.js';
 import { EmailTokenService } from './email-token.service.js';
@@ -43,6 +44,7 @@ export class AuthService {
     private readonly emailTokens: EmailTokenService,
     private readonly handoff: SessionHandoffService,
     private readonly mail: MailService,
+    private readonly sso: SsoPolicy,
   ) {}
 
   settings(): AuthSettings {
@@ -61,7 +63,9 @@ export class AuthService {
       passwordHash,
       fullName: input.fullName,
       metadata: input.metadata as Prisma.InputJsonObject,
-      emailConfirmedAt: this.requiresConfirmation ? null : new Date(),
+      // Unconfirmed until a mailed link proves the address, on-premises too (where sign-up
+      // signs in at once): an OAuth or SSO identity is never linked to an unconfirmed account.
+      emailConfirmedAt: null,
     };
     try {
       if (!this.requiresConfirmation) {
@@ -99,6 +103,9 @@ export class AuthService {
       ? await verifyPassword(password, user.passwordHash)
       : await verifyAgainstDecoy(password);
     if (!user || !ok) throw new UnauthorizedException(AUTH_MESSAGES.invalidCredentials);
+    if (await this.sso.enforcedFor(user.email)) {
+      throw new ForbiddenException(AUTH_MESSAGES.ssoRequired);
+    }
     if (this.requiresConfirmation && !user.emailConfirmedAt) {
       throw new ForbiddenException(AUTH_MESSAGES.emailNotConfirmed);
     }

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import * as oidc from 'openid-client';
 import type { OAuthProviderConfig } from './oauth-providers.js';
 
 /** What we need from a provider about the person who signed in. */
@@ -7,119 +8,116 @@ export interface ProviderProfile {
   email: string;
   emailVerified: boolean;
   name: string | null;
+  /** Every claim of the validated ID token and userinfo (SSO reads its groups claim here). */
+  claims: Record<string, unknown>;
 }
 
-interface Endpoints {
-  authorizationUrl: string;
-  tokenUrl: string;
-  userinfoUrl: string;
+/** The secrets a started flow keeps until its callback (state, PKCE verifier, nonce). */
+export interface FlowChecks {
+  state: string;
+  verifier: string;
+  nonce: string;
 }
 
 export class OAuthProviderError extends Error {}
 
-export function pkcePair(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
-async function json(response: Response, what: string): Promise<Record<string, unknown>> {
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  if (!response.ok || typeof body !== 'object' || body === null) {
-    throw new OAuthProviderError(`${what} failed: HTTP ${response.status} ${text.slice(0, 200)}`);
-  }
-  return body as Record<string, unknown>;
-}
+const logger = new Logger('OAuthClient');
 
 /**
- * Authorization-code flow with PKCE (S256) against one provider. Identity comes from the
- * userinfo endpoint over the provider's TLS connection, so no ID-token signature handling is
- * needed.
+ * Authorization-code flow with PKCE (S256) against one provider, through openid-client: with an
+ * OIDC issuer the ID token is required and validated (signature from the issuer's keys, `iss`,
+ * `aud`, expiry, nonce), and so is the RFC 9207 `iss` of the redirect when the issuer announces
+ * it. GitHub (not OIDC) and providers configured by explicit endpoints have no ID token: their
+ * identity comes from the userinfo endpoint over the provider's TLS connection.
  */
 export class OAuthClient {
-  private discovered?: Promise<Endpoints>;
+  private configuration?: Promise<oidc.Configuration>;
 
   constructor(
-    readonly provider: OAuthProviderConfig,
-    private readonly redirectUri: string,
+    readonly provider: OAuthProviderConfig<string>,
+    readonly redirectUri: string,
   ) {}
 
-  async authorizationUrl(state: string, challenge: string): Promise<string> {
-    const { authorizationUrl } = await this.endpoints();
-    const url = new URL(authorizationUrl);
-    url.search = new URLSearchParams({
-      response_type: 'code',
-      client_id: this.provider.clientId,
-      redirect_uri: this.redirectUri,
-      scope: this.provider.scope,
-      state,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    }).toString();
-    return url.toString();
-  }
-
-  /** Exchanges the code (with the verifier the provider checks) and reads the profile. */
-  async profile(code: string, verifier: string): Promise<ProviderProfile> {
-    const { tokenUrl, userinfoUrl } = await this.endpoints();
-    const form = new URLSearchParams({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: this.redirectUri,
-      code_verifier: verifier,
-    });
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'content-type': 'application/x-www-form-urlencoded',
-    };
-    if (this.provider.flavour === 'github') {
-      form.set('client_id', this.provider.clientId);
-      form.set('client_secret', this.provider.clientSecret);
-    } else {
-      const credentials = `${encodeURIComponent(this.provider.clientId)}:${encodeURIComponent(this.provider.clientSecret)}`;
-      headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
-    }
-    const token = await json(
-      await fetch(tokenUrl, { method: 'POST', headers, body: form }),
-      `${this.provider.id} token exchange`,
-    );
-    if (typeof token.access_token !== 'string') {
-      throw new OAuthProviderError(
-        `${this.provider.id} token exchange failed: ${String(token.error_description ?? token.error ?? 'no access_token')}`,
-      );
-    }
-    const auth = { authorization: `Bearer ${token.access_token}`, accept: 'application/json' };
-    const info = await json(
-      await fetch(userinfoUrl, { headers: auth }),
-      `${this.provider.id} userinfo`,
-    );
-    if (this.provider.flavour === 'github') return this.githubProfile(info, auth, userinfoUrl);
+  /** New random checks for a flow about to start. */
+  static checks(): FlowChecks {
     return {
-      subject: String(info.sub ?? ''),
-      email: typeof info.email === 'string' ? info.email : '',
-      emailVerified: info.email_verified === true,
-      name: typeof info.name === 'string' ? info.name : null,
+      state: oidc.randomState(),
+      verifier: oidc.randomPKCECodeVerifier(),
+      nonce: oidc.randomNonce(),
     };
   }
 
-  private async githubProfile(
-    user: Record<string, unknown>,
-    auth: Record<string, string>,
-    userUrl: string,
-  ): Promise<ProviderProfile> {
-    const response = await fetch(`${userUrl.replace(/\/+$/, '')}/emails`, { headers: auth });
-    const emails = (await response.json()) as Array<{
+  async authorizationUrl(checks: FlowChecks): Promise<string> {
+    const config = await this.config();
+    return oidc
+      .buildAuthorizationUrl(config, {
+        redirect_uri: this.redirectUri,
+        scope: this.provider.scope,
+        state: checks.state,
+        code_challenge: await oidc.calculatePKCECodeChallenge(checks.verifier),
+        code_challenge_method: 'S256',
+        ...(this.idTokens && { nonce: checks.nonce }),
+      })
+      .toString();
+  }
+
+  /** Redeems the callback (the full URL the provider redirected to) for the signed-in profile. */
+  async profile(callback: URL, checks: FlowChecks): Promise<ProviderProfile> {
+    const config = await this.config();
+    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+    try {
+      tokens = await oidc.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: checks.verifier,
+        expectedState: checks.state,
+        ...(this.idTokens && { expectedNonce: checks.nonce, idTokenExpected: true }),
+      });
+    } catch (error) {
+      throw new OAuthProviderError(`${this.provider.id} sign-in failed: ${describe(error)}`);
+    }
+    if (this.provider.flavour === 'github') return this.githubProfile(tokens.access_token);
+    const idClaims = this.idTokens ? (tokens.claims() as Record<string, unknown>) : {};
+    const subject = this.idTokens ? String(idClaims.sub) : oidc.skipSubjectCheck;
+    let info: Record<string, unknown> = {};
+    try {
+      info = (await oidc.fetchUserInfo(config, tokens.access_token, subject)) as Record<
+        string,
+        unknown
+      >;
+    } catch (error) {
+      throw new OAuthProviderError(`${this.provider.id} userinfo failed: ${describe(error)}`);
+    }
+    // The validated ID token wins over userinfo for every claim both carry.
+    const claims = { ...info, ...idClaims };
+    return {
+      subject: String(claims.sub ?? ''),
+      email: typeof claims.email === 'string' ? claims.email : '',
+      emailVerified: claims.email_verified === true,
+      name: typeof claims.name === 'string' ? claims.name : null,
+      claims,
+    };
+  }
+
+  private get idTokens(): boolean {
+    return this.provider.flavour === 'oidc' && Boolean(this.provider.issuer);
+  }
+
+  private async githubProfile(accessToken: string): Promise<ProviderProfile> {
+    const userUrl = this.provider.userinfoUrl!;
+    const auth = { authorization: `Bearer ${accessToken}`, accept: 'application/json' };
+    const [userResponse, emailsResponse] = await Promise.all([
+      fetch(userUrl, { headers: auth }),
+      fetch(`${userUrl.replace(/\/+$/, '')}/emails`, { headers: auth }),
+    ]);
+    const user = (await userResponse.json().catch(() => null)) as Record<string, unknown> | null;
+    const emails = (await emailsResponse.json().catch(() => null)) as Array<{
       email: string;
       primary: boolean;
       verified: boolean;
-    }>;
-    if (!response.ok || !Array.isArray(emails)) {
-      throw new OAuthProviderError(`github emails failed: HTTP ${response.status}`);
+    }> | null;
+    if (!userResponse.ok || !user || !emailsResponse.ok || !Array.isArray(emails)) {
+      throw new OAuthProviderError(
+        `github profile failed: HTTP ${userResponse.status} / ${emailsResponse.status}`,
+      );
     }
     const primary = emails.find((e) => e.primary && e.verified) ?? emails.find((e) => e.verified);
     return {
@@ -127,35 +125,54 @@ export class OAuthClient {
       email: primary?.email ?? '',
       emailVerified: Boolean(primary),
       name: typeof user.name === 'string' ? user.name : null,
+      claims: user,
     };
   }
 
-  private endpoints(): Promise<Endpoints> {
-    const { issuer, authorizationUrl, tokenUrl, userinfoUrl } = this.provider;
-    if (authorizationUrl && tokenUrl && userinfoUrl) {
-      return Promise.resolve({ authorizationUrl, tokenUrl, userinfoUrl });
-    }
-    this.discovered ??= this.discover(issuer!).catch((error: unknown) => {
-      this.discovered = undefined; // retry discovery on the next sign-in
-      throw error;
+  private config(): Promise<oidc.Configuration> {
+    this.configuration ??= this.configure().catch((error: unknown) => {
+      this.configuration = undefined; // discover again on the next sign-in
+      throw new OAuthProviderError(`${this.provider.id} OIDC discovery failed: ${describe(error)}`);
     });
-    return this.discovered;
+    return this.configuration;
   }
 
-  private async discover(issuer: string): Promise<Endpoints> {
-    const url = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
-    const doc = await json(await fetch(url), `${this.provider.id} OIDC discovery at ${url}`);
-    const pick = (key: string, override?: string) => {
-      const value = override ?? doc[key];
-      if (typeof value !== 'string') {
-        throw new OAuthProviderError(`${this.provider.id} OIDC discovery at ${url} has no ${key}`);
-      }
-      return value;
-    };
-    return {
-      authorizationUrl: pick('authorization_endpoint', this.provider.authorizationUrl),
-      tokenUrl: pick('token_endpoint', this.provider.tokenUrl),
-      userinfoUrl: pick('userinfo_endpoint', this.provider.userinfoUrl),
-    };
+  private async configure(): Promise<oidc.Configuration> {
+    const { issuer, authorizationUrl, tokenUrl, userinfoUrl, clientId, clientSecret } =
+      this.provider;
+    // GitHub takes client credentials in the form; OIDC servers all accept HTTP Basic.
+    const auth =
+      this.provider.flavour === 'github'
+        ? oidc.ClientSecretPost(clientSecret)
+        : oidc.ClientSecretBasic(clientSecret);
+    const insecure = [issuer, authorizationUrl, tokenUrl].some((url) => url?.startsWith('http:'));
+    if (insecure) logger.warn(`${this.provider.id}: the provider is reached over plain HTTP`);
+    const execute = insecure ? [oidc.allowInsecureRequests] : [];
+    if (this.idTokens) {
+      return oidc.discovery(new URL(issuer!), clientId, undefined, auth, { execute });
+    }
+    const config = new oidc.Configuration(
+      {
+        issuer: issuer ?? new URL(authorizationUrl!).origin,
+        authorization_endpoint: authorizationUrl,
+        token_endpoint: tokenUrl,
+        userinfo_endpoint: userinfoUrl,
+      },
+      clientId,
+      undefined,
+      auth,
+    );
+    execute.forEach((apply) => apply(config));
+    return config;
   }
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  const detail =
+    cause && typeof cause === 'object' && 'error_description' in cause
+      ? `: ${String((cause as { error_description: unknown }).error_description)}`
+      : '';
+  return `${error.message}${detail}`;
 }

@@ -6,8 +6,9 @@ import type { GatewayConfig } from '../config.js';
  * come from its discovery document (any OIDC server works, on-premises ones included); without,
  * from explicit URLs or the provider's public defaults.
  */
-export interface OAuthProviderConfig {
-  id: OAuthProviderId;
+export interface OAuthProviderConfig<Id extends string = OAuthProviderId> {
+  /** "github", "google", or "sso:<organization id>" for an organisation's provider. */
+  id: Id;
   clientId: string;
   clientSecret: string;
   issuer?: string;

@@ -4,16 +4,7 @@ import { AuthExceptionFilter } from '../auth/auth-exception.filter.js';
 import { publicUrl } from '../auth/auth.service.js';
 import { GatewayConfig } from '../config.js';
 import { OAuthFlowError, OAuthService } from './oauth.service.js';
-
-const STATE_COOKIE = 'mt_oauth_state';
-
-function cookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
-  }
-  return undefined;
-}
+import { stateCookie } from './state-cookie.js';
 
 /**
  * Browser-facing OAuth sign-in: `GET /auth/oauth/{github|google}` redirects to the provider;
@@ -31,13 +22,7 @@ export class OAuthController {
   @Get(':provider')
   async start(@Param('provider') provider: string, @Res() res: Response): Promise<void> {
     const { url, state } = await this.oauth.start(provider);
-    res.cookie(STATE_COOKIE, state, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: publicUrl(this.config).startsWith('https:'),
-      path: '/auth/oauth',
-      maxAge: 600_000,
-    });
+    stateCookie.set(res, state, publicUrl(this.config));
     res.redirect(302, url);
   }
 
@@ -49,9 +34,10 @@ export class OAuthController {
     @Res() res: Response,
   ): Promise<void> {
     const root = publicUrl(this.config);
-    res.clearCookie(STATE_COOKIE, { path: '/auth/oauth' });
+    const bound = stateCookie.read(req);
+    stateCookie.clear(res);
     try {
-      const code = await this.oauth.finish(provider, query, cookie(req, STATE_COOKIE));
+      const code = await this.oauth.finish(provider, query, bound);
       res.redirect(302, `${root}/?code=${encodeURIComponent(code)}`);
     } catch (error) {
       if (!(error instanceof OAuthFlowError)) throw error;
