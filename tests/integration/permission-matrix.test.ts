@@ -144,6 +144,12 @@ describe('permission matrix: every role × every endpoint', () => {
   }
 
   const t = () => `/api/${project}/board`;
+  const sso = {
+    issuer: 'https://login.example.com/realms/matrix',
+    client_id: 'memtrail',
+    client_secret: 'secret',
+    domains: ['example.com'],
+  };
   const sha = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
 
   const rows: Row[] = [
@@ -463,6 +469,36 @@ describe('permission matrix: every role × every endpoint', () => {
       request: async () => {
         const key = await issueApiKey(gw.prisma, { organizationId: org }, { name: unique('old') });
         return { method: 'DELETE', path: `/api/orgs/${org}/tokens/${key.apiKeyId}` };
+      },
+    },
+    {
+      route: 'GET /api/orgs/:org/sso',
+      need: 'org:manage',
+      request: async () => ({ method: 'GET', path: `/api/orgs/${org}/sso` }),
+    },
+    {
+      route: 'PUT /api/orgs/:org/sso',
+      need: 'org:manage',
+      request: async () => ({
+        method: 'PUT',
+        path: `/api/orgs/${org}/sso`,
+        body: sso,
+      }),
+    },
+    {
+      route: 'DELETE /api/orgs/:org/sso',
+      need: 'org:manage',
+      request: async () => {
+        const fresh = await freshOrganization();
+        await gw.prisma.ssoConnection.create({
+          data: {
+            organizationId: fresh,
+            issuer: sso.issuer,
+            clientId: 'x',
+            clientSecretSealed: 'x',
+          },
+        });
+        return { method: 'DELETE', path: `/api/orgs/${fresh}/sso` };
       },
     },
     {

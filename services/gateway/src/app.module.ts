@@ -14,6 +14,8 @@ import { OAuthModule } from './oauth/oauth.module.js';
 import { OrganizationsModule } from './organizations/organizations.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { ReadsModule } from './reads/reads.module.js';
+import { SsoModule } from './sso/sso.module.js';
+import { SsoPolicyModule } from './sso/sso-policy.service.js';
 import { UploadModule } from './upload/upload.module.js';
 
 @Module({})
@@ -25,11 +27,13 @@ export class AppModule {
         InfraModule.register(config),
         HealthModule,
         AuditModule,
+        SsoPolicyModule,
         ApiKeysModule,
         AuthModule,
         AccessModule,
         OAuthModule,
         OrganizationsModule,
+        SsoModule,
         ProjectsModule,
         UploadModule,
         BudgetsModule,

@@ -94,6 +94,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/orgs/:org/tokens': user('Organisation CI tokens', 'keys'),
   'POST /api/orgs/:org/tokens': user('Create an organisation CI token (shown once)', 'keys', true),
   'DELETE /api/orgs/:org/tokens/:keyId': user('Revoke an organisation CI token', 'keys'),
+  'GET /api/orgs/:org/sso': user("The organisation's OIDC connection (secret hidden)", 'sso'),
+  'PUT /api/orgs/:org/sso': user('Set the OIDC connection, domains and group roles', 'sso', true),
+  'DELETE /api/orgs/:org/sso': user('Remove the OIDC connection', 'sso'),
+  'GET /auth/sso': open('Start SSO sign-in for an email address or organisation', 'auth'),
+  'GET /auth/sso/callback': open('SSO redirect target', 'auth'),
   'GET /api/orgs/:org/audit': user('Audit log, newest first, filtered', 'audit'),
   'GET /api/orgs/:org/audit/export': user('Audit log as JSON lines', 'audit'),
 
