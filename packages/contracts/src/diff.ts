@@ -25,6 +25,11 @@ export interface RegionSide {
 
 export interface RegionDelta {
   name: string;
+  /**
+   * Old name of a region renamed between the reports: a region only the old report has and one
+   * only the new report has, starting at the same address, are the same memory.
+   */
+  old_name?: string;
   status: DiffStatus;
   old: RegionSide | null;
   new: RegionSide | null;
@@ -67,8 +72,10 @@ export interface SymbolSide {
 }
 
 /**
- * `moved`: the same symbol (matched) now lives in another section, region or source file;
- * its size may also have changed. Address changes alone are not moves.
+ * `moved`: the same symbol (matched) now lives in another section, region or source file with
+ * the same size. A symbol that moved and changed size is `modified` (its sides show the move), so
+ * a size change is never hidden behind a move. Address changes alone are not moves, nor is a
+ * region renamed between the reports (see RegionDelta.old_name).
  */
 export type SymbolStatus = DiffStatus | 'moved';
 
@@ -102,5 +109,10 @@ export interface ReportDiff {
     symbols_moved: number;
     /** Sum of size deltas of symbols outside every section of the layout. */
     unplaced_symbols_delta: number;
+    /**
+     * Changes of symbols with 0 bytes on both sides (LTO markers such as `chcond.c.1a2b3c`,
+     * labels): left out of `symbols` and the counts above unless asked for, counted here.
+     */
+    zero_size_changes: number;
   };
 }

@@ -223,6 +223,103 @@ describe('symbol matching cascade', () => {
   });
 });
 
+describe('moves, renamed regions and 0-byte symbols', () => {
+  it('a symbol that moved and changed size is modified, its sides showing the move', () => {
+    const a = report([sym('table', 64, { section: '.data', type: 'OBJECT' })]);
+    const b = report([sym('table', 80, { section: '.rodata', type: 'OBJECT' })]);
+    const diff = diffReports(a, b);
+    expect(row(diff, 'table')).toMatchObject({
+      status: 'modified',
+      delta: 16,
+      old: { section: '.data', region: 'RAM' },
+      new: { section: '.rodata', region: 'FLASH' },
+    });
+    expect(diff.totals).toMatchObject({ symbols_modified: 1, symbols_moved: 0 });
+  });
+
+  it('a region renamed at the same address is one region: its symbols neither move nor vanish', () => {
+    const renamed = (r: MemoryReport, from: string, to: string): MemoryReport => {
+      const { [from]: region, ...rest } = r.memory_layout;
+      return { ...r, memory_layout: { ...rest, [to]: region! } };
+    };
+    const a = report([sym('main', 40), sym('buf', 100, { section: '.bss', type: 'OBJECT' })]);
+    const b = renamed(
+      renamed(
+        report([sym('main', 36), sym('buf', 100, { section: '.bss', type: 'OBJECT' })]),
+        'FLASH',
+        'flash0',
+      ),
+      'RAM',
+      'ram0',
+    );
+    const diff = diffReports(a, b);
+    expect(diff.regions.map((r) => [r.name, r.old_name, r.status, r.used_change])).toEqual([
+      ['flash0', 'FLASH', 'modified', -4],
+      ['ram0', 'RAM', 'unchanged', 0],
+    ]);
+    expect(row(diff, 'main')).toMatchObject({
+      status: 'modified',
+      delta: -4,
+      old: { region: 'flash0' },
+      new: { region: 'flash0' },
+    });
+    expect(diff.symbols.map((s) => s.name)).toEqual(['main']);
+    expect(diff.sections.filter((s) => s.status !== 'unchanged').map((s) => s.name)).toEqual([
+      '.text',
+    ]);
+  });
+
+  it('regions sharing an address are not paired by guess', () => {
+    const a = report([sym('main', 40)]);
+    const b = report([sym('main', 40)]);
+    const empty = {
+      address: 0,
+      limit_size: 0,
+      type: 'UNKNOWN',
+      used_size: 0,
+      free_size: 0,
+      utilization_percent: 0,
+      sections: [],
+    };
+    a.memory_layout.flash1 = empty;
+    a.memory_layout.flash2 = empty;
+    b.memory_layout.flash8 = empty;
+    b.memory_layout.flash9 = empty;
+    const diff = diffReports(a, b);
+    expect(diff.regions.filter((r) => r.old_name !== undefined)).toEqual([]);
+    expect(diff.regions.filter((r) => r.status === 'added').map((r) => r.name)).toEqual([
+      'flash8',
+      'flash9',
+    ]);
+  });
+
+  it('0-byte symbols that come and go are counted, and listed only on request', () => {
+    const marker = (name: string) => sym(name, 0, { type: 'NOTYPE', binding: 'LOCAL' });
+    const a = report([sym('main', 40), marker('chcond.c.1a2b3c'), marker('chmtx.c.44ee01')]);
+    const b = report([sym('main', 44), marker('chcond.c.9f8e7d'), marker('chmtx.c.0c0c0c')]);
+    const diff = diffReports(a, b);
+    expect(diff.symbols.map((s) => s.name)).toEqual(['main']);
+    expect(diff.totals).toMatchObject({
+      symbols_added: 0,
+      symbols_removed: 0,
+      symbols_modified: 1,
+      zero_size_changes: 4,
+    });
+    const all = diffReports(a, b, { includeZeroSize: true });
+    expect(
+      all.symbols
+        .filter((s) => s.delta === 0)
+        .map((s) => s.status)
+        .sort(),
+    ).toEqual(['added', 'added', 'removed', 'removed']);
+    expect(all.totals).toMatchObject({
+      symbols_added: 2,
+      symbols_removed: 2,
+      zero_size_changes: 4,
+    });
+  });
+});
+
 describe('sections, padding and regions', () => {
   it('folds padding into one number per section so symbol and padding deltas add up', () => {
     const a = report([sym('main', 40), sym('buf', 100, { section: '.bss', type: 'OBJECT' })], 4);
@@ -354,9 +451,12 @@ describe('upload response changes', () => {
     expect(changes.symbols.removed).toEqual([
       expect.objectContaining({ name: 'rx_buffer', size: 0, delta: -512 }),
     ]);
-    expect(changes.symbols.added).toEqual([
-      expect.objectContaining({ name: 'util_crc', delta: 0 }),
-    ]);
+    // A 0-byte addition (a label) is counted, not listed.
+    expect(changes.symbols.added).toEqual([]);
+    expect(diff.totals.zero_size_changes).toBe(1);
+    expect(
+      toUploadChanges(diffReports(sample, next, { includeZeroSize: true })).symbols.added,
+    ).toEqual([expect.objectContaining({ name: 'util_crc', delta: 0 })]);
     expect(changes.symbols.moved).toEqual([]);
     expect(toChangesSummary(diff)).toEqual({
       FLASH: { used_change: 8, free_change: -8 },

@@ -10,18 +10,27 @@ import type {
 } from '@memtrail/contracts';
 import { matchSymbols } from './match-symbols.js';
 import { placeReport, type PlacedSection } from './placement.js';
+import { regionRenames, withRegionsRenamed } from './region-renames.js';
 
 export interface DiffOptions {
   /** Also list matched symbols whose size, section and source did not change. */
   includeUnchanged?: boolean;
+  /** Also list changes of symbols with 0 bytes on both sides (LTO markers, labels). */
+  includeZeroSize?: boolean;
 }
 
-/** Compares two reports: regions, section instances with padding rows, and symbols. */
+/**
+ * Compares two reports: regions, section instances with padding rows, and symbols. A region
+ * renamed between them (regionRenames) is compared under its new name, so its sections and
+ * symbols line up instead of all moving.
+ */
 export function diffReports(
-  oldReport: MemoryReport,
+  original: MemoryReport,
   newReport: MemoryReport,
   options: DiffOptions = {},
 ): ReportDiff {
+  const renames = regionRenames(original.memory_layout ?? {}, newReport.memory_layout ?? {});
+  const oldReport = withRegionsRenamed(original, renames);
   const oldPlaced = placeReport(oldReport);
   const newPlaced = placeReport(newReport);
   const symbols: SymbolDelta[] = [];
@@ -31,6 +40,7 @@ export function diffReports(
     symbols_modified: 0,
     symbols_moved: 0,
     unplaced_symbols_delta: 0,
+    zero_size_changes: 0,
   };
 
   // Uploads from older CLIs may omit fields (compat spec §2.7): missing lists count as empty.
@@ -52,6 +62,10 @@ export function diffReports(
       totals.unplaced_symbols_delta += newSide!.size;
     const status = symbolStatus(oldSide, newSide);
     if (status === 'unchanged' && !options.includeUnchanged) continue;
+    if (status !== 'unchanged' && !oldSide?.size && !newSide?.size) {
+      totals.zero_size_changes++;
+      if (!options.includeZeroSize) continue;
+    }
     if (status !== 'unchanged') totals[`symbols_${status}`]++;
     const oldName = pair.old === null ? undefined : oldSymbols[pair.old]!.name;
     const name = pair.new === null ? oldName! : newSymbols[pair.new]!.name;
@@ -70,8 +84,9 @@ export function diffReports(
       Math.abs(b.delta) - Math.abs(a.delta) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
 
+  const oldNames = new Map([...renames].map(([from, to]) => [to, from]));
   return {
-    regions: diffRegions(oldReport, newReport),
+    regions: diffRegions(oldReport, newReport, oldNames),
     sections: diffSections(oldPlaced.sections, newPlaced.sections),
     symbols,
     totals,
@@ -98,12 +113,19 @@ function symbolStatus(oldSide: SymbolSide | null, newSide: SymbolSide | null): S
     oldSide.source_file !== '' &&
     newSide.source_file !== '' &&
     oldSide.source_file !== newSide.source_file;
+  // A size change is never hidden behind a move: the sides still show where it went.
+  if (oldSide.size !== newSide.size) return 'modified';
   if (oldSide.section !== newSide.section || oldSide.region !== newSide.region || sourceChanged)
     return 'moved';
-  return oldSide.size === newSide.size ? 'unchanged' : 'modified';
+  return 'unchanged';
 }
 
-function diffRegions(oldReport: MemoryReport, newReport: MemoryReport): RegionDelta[] {
+function diffRegions(
+  oldReport: MemoryReport,
+  newReport: MemoryReport,
+  /** New name → old name of renamed regions. */
+  oldNames: ReadonlyMap<string, string>,
+): RegionDelta[] {
   const oldLayout = oldReport.memory_layout ?? {};
   const newLayout = newReport.memory_layout ?? {};
   const names = [...new Set([...Object.keys(newLayout), ...Object.keys(oldLayout)])];
@@ -129,7 +151,17 @@ function diffRegions(oldReport: MemoryReport, newReport: MemoryReport): RegionDe
         : used_change || free_change || limit_change
           ? 'modified'
           : 'unchanged';
-    return { name, status, old: pick(o), new: pick(n), used_change, free_change, limit_change };
+    const oldName = oldNames.get(name);
+    return {
+      name,
+      ...(oldName !== undefined ? { old_name: oldName } : {}),
+      status,
+      old: pick(o),
+      new: pick(n),
+      used_change,
+      free_change,
+      limit_change,
+    };
   });
 }
 
