@@ -2,7 +2,12 @@
  * The CLI's view of the report engine (`@memtrail/report`): one place that maps CLI options onto
  * the engine's options, so commands never depend on the engine's option names.
  */
-import { generateReport, listMemoryRegions, type MemoryRegionListing } from '@memtrail/report';
+import {
+  generateReport,
+  listMemoryRegions,
+  relativeSource,
+  type MemoryRegionListing,
+} from '@memtrail/report';
 import type { MemoryReport } from '@memtrail/contracts';
 
 export interface ReportRequest {
@@ -19,6 +24,8 @@ export interface ReportRequest {
   skipSections: string[];
   limits?: string;
   skipLineProgram: boolean;
+  /** `--source-root`: the build folder stripped from source paths. */
+  sourceRoot?: string;
 }
 
 function defsyms(defines: Record<string, string>): string[] {
@@ -29,7 +36,7 @@ export function buildReport(
   request: ReportRequest,
   onWarning: (message: string) => void,
 ): MemoryReport {
-  return generateReport({
+  const report = generateReport({
     elf: request.elfPath,
     filePath: request.filePath,
     cwd: request.cwd,
@@ -42,6 +49,12 @@ export function buildReport(
     skipLineProgram: request.skipLineProgram,
     onWarning,
   });
+  const root = request.sourceRoot;
+  if (root) {
+    for (const symbol of report.symbols)
+      symbol.source_file = relativeSource(symbol.source_file, root);
+  }
+  return report;
 }
 
 /** MEMORY regions of the scripts in declaration order; `defines` fill names the scripts leave undefined. */

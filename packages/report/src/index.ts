@@ -8,3 +8,4 @@ export * from './layout/index.js';
 export * from './demangle/index.js';
 export * from './mapfile/index.js';
 export * from './diff/index.js';
+export * from './source-paths/index.js';

@@ -48,6 +48,12 @@ export const ANALYSIS_OPTIONS: OptionSpec[] = [
     description: 'skip DWARF line tables (faster, no source lines)',
   },
   {
+    name: 'source-root',
+    kind: 'string',
+    valueName: 'DIR',
+    description: 'build folder stripped from source paths, so they read relative to the repository',
+  },
+  {
     name: 'require-regions',
     kind: 'boolean',
     description: 'fail instead of falling back to default Code/Data regions',
@@ -179,6 +185,7 @@ export function reportRequest(
     throw new UsageError('--limits needs the primary linker scripts as well', args.command);
   }
   const mapFile = args.string('map-file');
+  const sourceRoot = args.string('source-root');
   const request: ReportRequest = {
     elfPath: resolvePath(base, elf),
     filePath: elf,
@@ -190,6 +197,7 @@ export function reportRequest(
     skipSections: args.list('skip-section'),
     limits: limits === undefined ? undefined : resolvePath(base, limits),
     skipLineProgram: args.flag('skip-line-program'),
+    ...(sourceRoot === undefined ? {} : { sourceRoot: resolvePath(base, sourceRoot) }),
   };
   requireFile(request.elfPath, 'ELF file');
   for (const script of request.linkerScripts) requireFile(script, 'linker script');

@@ -17,7 +17,14 @@ export function resultLine(
     ([region, change]) => `${region} ${delta(change?.used_change ?? 0)}`,
   );
   const at = sha ? ` @ ${sha.slice(0, 7)}` : '';
-  const changes = regions.length > 0 ? `: ${regions.join(', ')}` : ': no region changes';
+  // No summary at all means there was nothing to compare with.
+  const parent = response.data?.parent_sha;
+  const changes =
+    regions.length > 0
+      ? `: ${regions.join(', ')}`
+      : parent
+        ? `: nothing to compare with (the parent ${parent.slice(0, 7)} has no report yet)`
+        : ': first report of this target';
   const url = response.data?.comparison_url ? ` — ${response.data.comparison_url}` : '';
   return `Uploaded ${target}${at}${changes}${url}`;
 }
