@@ -53,3 +53,30 @@ export function validateBudgetInput(input: unknown): string | null {
   }
   return null;
 }
+
+/** One region of a budget at one commit. */
+export interface BudgetRegionState {
+  /** The region as the budget names it (merged name, see RegionPlan). */
+  region: string;
+  display_name: string;
+  limit: number;
+  /** Bytes in use at the commit; null when the commit has no such region. */
+  used: number | null;
+  /** Bytes over the limit (0 within it). */
+  exceeded_by: number;
+}
+
+export interface BudgetState {
+  budget: Budget;
+  /** The budget's branch pattern takes the commit's branch (every budget applies without one). */
+  applies: boolean;
+  exceeded: boolean;
+  regions: BudgetRegionState[];
+}
+
+/** `GET /api/{project}/{target}/budgets/status?sha=`: every budget of the target at a commit. */
+export interface BudgetStatusData {
+  commit_sha: string;
+  branch: string | null;
+  budgets: BudgetState[];
+}

@@ -8,6 +8,8 @@ export * from './validation.js';
 export * from './upload.js';
 export * from './auth.js';
 export * from './projects.js';
+export * from './region-config.js';
+export * from './region-plan.js';
 export * from './diff.js';
 export * from './budgets.js';
 export * from './web-config.js';

@@ -10,6 +10,7 @@ export const QueryPatterns = {
   commits: 'query.commits',
   report: 'query.report',
   tree: 'query.tree',
+  symbols: 'query.symbols',
   reportExport: 'query.report-export',
   diff: 'query.diff',
   diffExport: 'query.diff-export',

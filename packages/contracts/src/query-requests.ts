@@ -1,3 +1,5 @@
+import type { SymbolSortKey } from './query.js';
+
 /**
  * Messages the gateway sends to the query service (patterns in query-messages.ts). The gateway
  * has checked membership and parsed every parameter; the query service resolves the target and
@@ -46,6 +48,20 @@ export interface TreeRequest extends TargetRef {
   includeSymbols: boolean;
 }
 
+export interface SymbolPageRequest extends TargetRef {
+  sha: string;
+  offset: number;
+  limit: number;
+  sort: SymbolSortKey;
+  descending: boolean;
+  /** Case-insensitive text in the name, demangled name or source path. */
+  query?: string;
+  /** Exact (repository-relative) source path, region or section. */
+  sourceFile?: string;
+  region?: string;
+  section?: string;
+}
+
 export type ExportFormat = 'json' | 'csv';
 
 export interface ReportExportRequest extends TargetRef {
@@ -57,6 +73,8 @@ export interface DiffRequest extends TargetRef {
   baseSha: string;
   headSha: string;
   allSymbols: boolean;
+  /** Also list changes whose sizes are 0 on both sides (LTO markers, labels). */
+  zeroSize?: boolean;
 }
 
 export interface DiffExportRequest extends DiffRequest {

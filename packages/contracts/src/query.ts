@@ -12,8 +12,9 @@
  * | GET commits/{sha}                               | count=50 (1-500), offset=0, only_changed=false     | {@link CommitPageData}   |
  * | GET commit/{sha}                                | include_symbols=false                              | {@link CommitReportData} |
  * | GET commit/{sha}/tree                           | group_by=source or object, include_symbols=true    | {@link TreeData}         |
+ * | GET commit/{sha}/symbols                        | offset=0, limit=200 (1-1000), sort=size, order=desc, q=, file=, region=, section= | {@link SymbolPageData} |
  * | GET commit/{sha}/export                         | format=json or csv                                 | file (attachment)        |
- * | GET commit/{shaA}/{shaB}                        | all_symbols=false                                  | {@link CommitDiffData}   |
+ * | GET commit/{shaA}/{shaB}                        | all_symbols=false, zero_size=false                 | {@link CommitDiffData}   |
  * | GET commit/{shaA}/{shaB}/export                 | format=json or csv, all_symbols=false              | file (attachment)        |
  * | GET series/regions                              | branch= or sha=, from, to, limit=5000 (1-20000)    | {@link RegionSeriesData} |
  * | GET series/sections                             | as regions, plus names=a,b (optional filter)       | {@link SectionSeriesData}|
@@ -24,8 +25,15 @@
  * `branch` selects the reports uploaded on that branch in commit-time order; `sha` the chain of
  * parents from that commit (exactly one of the two). `from`/`to` are ISO 8601 times (inclusive).
  * Booleans accept `true`/`false`/`1`/`0`.
+ *
+ * Regions are shown as the target's region configuration says (region-config.ts, applied by
+ * RegionPlan): merged regions under one name, limits overridden, rows in display order, each
+ * with its {@link RegionPresentation} (display name, kind, hidden). Source paths are relative to
+ * the repository: the configured `source_root`, else the build folder common to the report's
+ * paths, is stripped.
  */
-import type { ReportDiff } from './diff.js';
+import type { RegionDelta, ReportDiff } from './diff.js';
+import type { RegionPresentation } from './region-plan.js';
 
 export type ReportKindName = 'full' | 'identical' | 'build_failed';
 export type ReportStatusName = 'pending' | 'ingested' | 'failed';
@@ -49,7 +57,7 @@ export interface RegionUsage {
 }
 
 /** A region of one commit, with the change against the parent (0 when there is none). */
-export interface RegionUsageWithDelta extends RegionUsage {
+export interface RegionUsageWithDelta extends RegionUsage, RegionPresentation {
   used_change: number;
   free_change: number;
 }
@@ -161,13 +169,45 @@ export interface ReportInfo {
 export interface CommitReportData {
   commit: CommitInfo;
   report: ReportInfo;
-  regions: ReportRegionRow[];
+  regions: (ReportRegionRow & RegionPresentation)[];
   sections: ReportSectionRow[];
   /**
    * Every symbol, by address, with `include_symbols=true` once the report is ingested; null
    * when not requested or while the first upload is still being ingested (see report.status).
    */
   symbols: ReportSymbolRow[] | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// commit/{sha}/symbols: one page of a report's symbols, sorted, filtered and searched
+// ---------------------------------------------------------------------------------------------
+
+export const SYMBOL_SORT_KEYS = [
+  'name',
+  'size',
+  'address',
+  'type',
+  'section',
+  'region',
+  'source_file',
+] as const;
+export type SymbolSortKey = (typeof SYMBOL_SORT_KEYS)[number];
+
+/** Rows of one page at most. */
+export const SYMBOL_PAGE_MAX = 1000;
+
+export interface SymbolPageData {
+  commit_sha: string;
+  /** Symbols in the report. */
+  total: number;
+  /** Symbols that pass the filters, and their bytes. */
+  matched: number;
+  matched_bytes: number;
+  offset: number;
+  /** The build folder stripped from every source path ('' when none). */
+  source_root: string;
+  /** Null while the report is still being ingested for the first time. */
+  rows: ReportSymbolRow[] | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -184,6 +224,8 @@ export type TreeNodeKind =
 
 export interface TreeNode {
   name: string;
+  /** A region's name as the region configuration shows it, when that differs. */
+  display_name?: string;
   kind: TreeNodeKind;
   size: number;
   /** Number of symbols below (1 for a symbol). */
@@ -204,8 +246,11 @@ export interface TreeData {
 export interface CommitDiffData {
   base: { commit: CommitInfo; report: ReportInfo };
   head: { commit: CommitInfo; report: ReportInfo };
-  /** Regions, sections, symbols and totals as in diff.ts (`symbols` all with all_symbols). */
-  diff: ReportDiff;
+  /**
+   * Regions, sections, symbols and totals as in diff.ts (`symbols` all with all_symbols, 0-byte
+   * changes with zero_size).
+   */
+  diff: Omit<ReportDiff, 'regions'> & { regions: (RegionDelta & RegionPresentation)[] };
   all_symbols: boolean;
 }
 
@@ -225,8 +270,11 @@ export interface SeriesCommit {
   kind: ReportKindName;
 }
 
-/** One region across the series; null where a commit has no footprint or not this region. */
-export interface RegionSeries {
+/**
+ * One region across the series; null where a commit has no footprint or not this region.
+ * `placeholder` (of the presentation) holds when the region is a placeholder in every commit.
+ */
+export interface RegionSeries extends RegionPresentation {
   name: string;
   used_size: (number | null)[];
   limit_size: (number | null)[];
@@ -278,6 +326,13 @@ export interface HistoryData {
   size: number[];
   count: number[];
   present: boolean[];
+  /**
+   * Symbol history: the names counted in each commit. A symbol is followed as the diff matches it:
+   * by its name, else (when the name is absent) by the names that are equal without compiler clone
+   * suffixes (`.constprop.0`, `.isra.0`, `.lto_priv.0` …), so a function GCC cloned for a while
+   * keeps one history.
+   */
+  names?: string[][];
   /** Latest commit where it appeared (present, and absent in the commit before or the first). */
   appeared: HistoryEvent | null;
   /** Latest commit where its size changed. */

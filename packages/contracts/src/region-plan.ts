@@ -1,0 +1,162 @@
+import type { ReportRegion } from './report.js';
+import { regionConfigDocument, type RegionKind, type RegionSettings } from './region-config.js';
+
+/** How a region is shown: carried by every region row the services answer with. */
+export interface RegionPresentation {
+  /** The region config's display name, else the region's name. */
+  display_name: string;
+  kind: RegionKind | null;
+  /** Hidden by the region config, or by default as an empty placeholder. */
+  hidden: boolean;
+  /** Zero-length, or neither sized nor used: a linker-script placeholder. */
+  placeholder: boolean;
+}
+
+/** The figures of one region in one report, as stored totals and report rows have them. */
+export interface RegionFigures {
+  name: string;
+  used_size: number;
+  limit_size: number;
+  free_size: number;
+  address?: number;
+  /** Set by reports that mark zero-length placeholder regions themselves. */
+  placeholder?: boolean;
+}
+
+/** A placeholder region: marked so by the report, or with neither a size nor a byte in use. */
+export function isPlaceholderRegion(r: {
+  limit_size: number;
+  used_size: number;
+  placeholder?: boolean;
+}): boolean {
+  return r.placeholder === true || (r.limit_size === 0 && r.used_size === 0);
+}
+
+const NO_ORDER = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A target's region configuration applied to region rows, in one place for every reader:
+ * regions merged into another are renamed to it (their figures summed when both appear in one
+ * report), limits overridden, rows ordered (config order, then address, then name) and each
+ * given its presentation (display name, kind, hidden).
+ */
+export class RegionPlan {
+  private constructor(
+    private readonly regions: Record<string, RegionSettings>,
+    /** Source-path prefix to strip (config `source_root`), or null to find one per report. */
+    readonly sourceRoot: string | null,
+  ) {}
+
+  static of(config: unknown): RegionPlan {
+    const document = regionConfigDocument(config);
+    return new RegionPlan(document.regions, document.source_root ?? null);
+  }
+
+  /** The name a report's region is shown under: the region it is merged into, else its own. */
+  canonical(name: string): string {
+    return this.regions[name]?.merge_into ?? name;
+  }
+
+  private settings(name: string): RegionSettings {
+    return this.regions[this.canonical(name)] ?? {};
+  }
+
+  displayName(name: string): string {
+    return this.settings(name).display_name ?? this.canonical(name);
+  }
+
+  /** The config's limit override of the (canonical) region, else the reported limit. */
+  limit(name: string, reported: number): number {
+    const override = this.settings(name).limit;
+    return override === undefined || override === null ? reported : override;
+  }
+
+  presentation(name: string, placeholder: boolean): RegionPresentation {
+    const settings = this.settings(name);
+    return {
+      display_name: settings.display_name ?? this.canonical(name),
+      kind: settings.kind ?? null,
+      hidden: settings.hidden ?? placeholder,
+      placeholder,
+    };
+  }
+
+  /** Display order: config order, then address (unknown last), then name. */
+  compare(a: { name: string; address?: number }, b: { name: string; address?: number }): number {
+    const order = (r: { name: string }) => this.settings(r.name).order ?? NO_ORDER;
+    return (
+      order(a) - order(b) ||
+      (a.address ?? NO_ORDER) - (b.address ?? NO_ORDER) ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+    );
+  }
+
+  sort<T extends { name: string; address?: number }>(rows: readonly T[]): T[] {
+    return [...rows].sort((a, b) => this.compare(a, b));
+  }
+
+  /**
+   * One report's region rows as shown: merged, limits overridden, ordered and presented. Rows
+   * that meet under one name add up (used, limit, free); the lowest address and the first row's
+   * other fields stay.
+   */
+  fold<T extends RegionFigures>(rows: readonly T[]): Array<T & RegionPresentation> {
+    const groups = new Map<string, T[]>();
+    for (const row of rows) {
+      const name = this.canonical(row.name);
+      groups.set(name, [...(groups.get(name) ?? []), row]);
+    }
+    const folded = [...groups].map(([name, parts]) => {
+      const sum = (field: 'used_size' | 'limit_size' | 'free_size') =>
+        parts.reduce((total, part) => total + part[field], 0);
+      const used = sum('used_size');
+      const reported = sum('limit_size');
+      const limit = this.limit(name, reported);
+      const addresses = parts.flatMap((part) => (part.address === undefined ? [] : [part.address]));
+      const placeholder = parts.every(isPlaceholderRegion);
+      return {
+        ...parts[0]!,
+        name,
+        used_size: used,
+        limit_size: limit,
+        free_size: limit === reported ? sum('free_size') : limit - used,
+        ...(addresses.length ? { address: Math.min(...addresses) } : {}),
+        ...this.presentation(name, placeholder),
+      };
+    });
+    return this.sort(folded);
+  }
+
+  /**
+   * A report's `memory_layout` with regions renamed as merged (their sections joined and
+   * figures summed) and limits overridden, for diffs that must line merged regions up.
+   */
+  mergeLayout(layout: Record<string, ReportRegion>): Record<string, ReportRegion> {
+    const merged: Record<string, ReportRegion> = {};
+    for (const [name, region] of Object.entries(layout)) {
+      const into = this.canonical(name);
+      const found = merged[into];
+      merged[into] = found
+        ? {
+            ...found,
+            address: Math.min(found.address, region.address),
+            limit_size: found.limit_size + region.limit_size,
+            used_size: found.used_size + region.used_size,
+            free_size: found.free_size + region.free_size,
+            sections: [...found.sections, ...region.sections],
+          }
+        : { ...region, sections: [...(region.sections ?? [])] };
+    }
+    for (const [name, region] of Object.entries(merged)) {
+      const limit = this.limit(name, region.limit_size);
+      if (limit === region.limit_size) continue;
+      region.limit_size = limit;
+      region.free_size = limit - region.used_size;
+    }
+    for (const region of Object.values(merged)) {
+      region.utilization_percent =
+        region.limit_size > 0 ? (region.used_size / region.limit_size) * 100 : 0;
+    }
+    return merged;
+  }
+}
