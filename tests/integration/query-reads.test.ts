@@ -13,6 +13,7 @@ import type {
   MemoryReport,
   ProjectWithApiKey,
   RegionSeriesData,
+  ReportDiff,
   SectionSeriesData,
   TreeData,
 } from '@memtrail/contracts';
@@ -212,6 +213,21 @@ describe('query reads through the gateway', () => {
     if (spec.kind === 'identical') return footprint(i - 1);
     return reports.get(spec.sha)!;
   };
+  /**
+   * A diff as the query service shows it for a target without a region configuration: every
+   * region under its own name, none hidden (the synthetic regions are neither empty nor
+   * zero-length).
+   */
+  const shown = (diff: ReportDiff) => ({
+    ...diff,
+    regions: diff.regions.map((r) => ({
+      ...r,
+      display_name: r.name,
+      kind: null,
+      hidden: false,
+      placeholder: false,
+    })),
+  });
   const used = (r: MemoryReport) =>
     JSON.stringify(Object.entries(r.memory_layout).map(([n, x]) => [n, x.used_size, x.limit_size]));
 
@@ -347,7 +363,7 @@ describe('query reads through the gateway', () => {
       const res = await get<CommitDiffData>(`/commit/${a}/${b}`);
       expect(res.status).toBe(200);
       const expected = diffReports(reports.get(a) ?? reports.get(sha(2))!, reports.get(b)!);
-      expect(res.body.data.diff).toEqual(expected);
+      expect(res.body.data.diff).toEqual(shown(expected));
       expect(res.body.data.base.commit.sha).toBe(a);
       // Totals reconcile: every section's delta is its symbols' plus its padding.
       for (const s of res.body.data.diff.sections)
@@ -367,7 +383,7 @@ describe('query reads through the gateway', () => {
       includeUnchanged: true,
     });
     expect(res.body.data.all_symbols).toBe(true);
-    expect(res.body.data.diff).toEqual(expected);
+    expect(res.body.data.diff).toEqual(shown(expected));
     expect(res.body.data.diff.symbols.some((s) => s.status === 'unchanged')).toBe(true);
     const same = await get<CommitDiffData>(`/commit/${sha(2)}/${sha(5)}`);
     expect(same.body.data.diff.symbols).toEqual([]);
@@ -535,7 +551,7 @@ describe('query reads through the gateway', () => {
     );
     expect(json.headers.get('content-type')).toMatch(/^application\/json/);
     expect(((await json.json()) as CommitDiffData).diff).toEqual(
-      diffReports(reports.get(sha(1))!, reports.get(sha(6))!),
+      shown(diffReports(reports.get(sha(1))!, reports.get(sha(6))!)),
     );
   });
 
@@ -656,7 +672,7 @@ describe('query reads through the gateway', () => {
       replacedReport.memory_layout.RAM!.used_size,
     );
     const diffDuring = await get<CommitDiffData>(`/commit/${sha(1)}/${sha(6)}`);
-    expect(diffDuring.body.data.diff).toEqual(diffReports(reports.get(sha(1))!, before));
+    expect(diffDuring.body.data.diff).toEqual(shown(diffReports(reports.get(sha(1))!, before)));
 
     await startWorker();
     await allIngested();
@@ -666,7 +682,9 @@ describe('query reads through the gateway', () => {
     const pageAfter = await get<CommitPageData>(`/commits/${sha(6)}?count=1`);
     expect(pageAfter.body.data.commits[0]).toMatchObject({ status: 'ingested' });
     const diffAfter = await get<CommitDiffData>(`/commit/${sha(1)}/${sha(6)}`);
-    expect(diffAfter.body.data.diff).toEqual(diffReports(reports.get(sha(1))!, toReport(replaced)));
+    expect(diffAfter.body.data.diff).toEqual(
+      shown(diffReports(reports.get(sha(1))!, toReport(replaced))),
+    );
     const history = await get<HistoryData>(
       `/symbols/history?branch=main&name=${encodeURIComponent(replaced.at(-1)!.name)}`,
     );

@@ -20,4 +20,10 @@ export class QueryConfig extends CommonConfig {
 
   @IsString()
   CLICKHOUSE_DATABASE: string = 'memtrail';
+
+  /** Memory for the symbols of recently read reports (paged symbol tables); 0 keeps none. */
+  @IsInt()
+  @Min(0)
+  @Max(16384)
+  QUERY_SYMBOL_CACHE_MB: number = 256;
 }

@@ -3,18 +3,26 @@ import type {
   ChainCommit,
   CommitPageData,
   CommitsRequest,
+  RegionPlan,
   RegionUsageWithDelta,
 } from '@memtrail/contracts';
 import { walkChain, type WalkedCommit } from './chain.js';
 import { notFound } from './errors.js';
-import { regionUsages } from './report-rows.js';
+import { storedRegions } from './report-rows.js';
 import { ReportsRepository } from './reports.repository.js';
 import { TimelineCache } from './timeline.cache.js';
 
-/** Region totals of a commit with changes against the nearest older build with a footprint. */
-export function regionDeltas(totals: unknown, parentTotals: unknown): RegionUsageWithDelta[] {
-  const parent = new Map(regionUsages(parentTotals).map((r) => [r.name, r]));
-  return regionUsages(totals).map((r) => {
+/**
+ * Region totals of a commit, as the region configuration shows them, with changes against the
+ * nearest older build with a footprint (a region renamed and merged counts as the same one).
+ */
+export function regionDeltas(
+  plan: RegionPlan,
+  totals: unknown,
+  parentTotals: unknown,
+): RegionUsageWithDelta[] {
+  const parent = new Map(plan.fold(storedRegions(parentTotals)).map((r) => [r.name, r]));
+  return plan.fold(storedRegions(totals)).map(({ address: _address, ...r }) => {
     const p = parent.get(r.name);
     return {
       ...r,
@@ -24,7 +32,7 @@ export function regionDeltas(totals: unknown, parentTotals: unknown): RegionUsag
   });
 }
 
-function chainCommit(w: WalkedCommit): ChainCommit {
+function chainCommit(plan: RegionPlan, w: WalkedCommit): ChainCommit {
   const e = w.node;
   return {
     sha: e.sha,
@@ -42,7 +50,7 @@ function chainCommit(w: WalkedCommit): ChainCommit {
     regions:
       e.kind === 'build_failed'
         ? []
-        : regionDeltas(e.region_totals, w.footprintParent?.region_totals),
+        : regionDeltas(plan, e.region_totals, w.footprintParent?.region_totals),
   };
 }
 
@@ -61,7 +69,7 @@ export class CommitsService {
     const listed = req.onlyChanged ? walked.filter((w) => w.changed) : walked;
     const page = listed.slice(req.offset, req.offset + req.count);
     return {
-      commits: page.map(chainCommit),
+      commits: page.map((w) => chainCommit(target.plan, w)),
       pagination: {
         total_in_chain: listed.length,
         has_more: req.offset + page.length < listed.length,

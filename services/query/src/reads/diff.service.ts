@@ -1,16 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type {
-  CommitDiffData,
-  DiffRequest,
-  MemoryReport,
-  ReportRegion,
-  ReportSymbol,
+import {
+  isPlaceholderRegion,
+  type CommitDiffData,
+  type DiffRequest,
+  type MemoryReport,
+  type RegionDelta,
+  type RegionPlan,
+  type ReportRegion,
+  type ReportSymbol,
 } from '@memtrail/contracts';
-import { diffReports } from '@memtrail/report';
+import { diffReports, relativeSource } from '@memtrail/report';
 import { badRequest } from './errors.js';
 import { commitInfo, reportInfo, type ReportRecord } from './report-rows.js';
 import { ReportsRepository } from './reports.repository.js';
+import { ReportSymbolsCache } from './report-symbols.cache.js';
 import { versionOf } from './report.service.js';
+import { SourceRoots } from './source-roots.js';
 import {
   SymbolStore,
   type GroupRow,
@@ -26,12 +31,17 @@ const UNCHANGED = '\u0000unchanged';
  * Only name groups that differ leave ClickHouse: the rest is, per section and region, one
  * stand-in symbol of the same size on both sides, so section padding and every total still
  * reconcile exactly while 40k-symbol reports move a few hundred rows (see docs/query.md).
+ * Both reports are read as the region configuration shows them (merged regions, source paths
+ * relative to each report's build folder) before they are compared, so a region renamed in the
+ * configuration or a checkout in another folder moves nothing.
  */
 @Injectable()
 export class DiffService {
   constructor(
     @Inject(ReportsRepository) private readonly reports: ReportsRepository,
     @Inject(SymbolStore) private readonly store: SymbolStore,
+    @Inject(ReportSymbolsCache) private readonly symbols: ReportSymbolsCache,
+    @Inject(SourceRoots) private readonly roots: SourceRoots,
   ) {}
 
   async diff(req: DiffRequest): Promise<CommitDiffData> {
@@ -40,23 +50,29 @@ export class DiffService {
       this.reports.report(target, req.baseSha),
       this.reports.report(target, req.headSha),
     ]);
-    return this.between(base, head, req.allSymbols);
+    return this.between(base, head, req.allSymbols, req.zeroSize ?? false);
   }
 
   async between(
     base: ReportRecord,
     head: ReportRecord,
     allSymbols: boolean,
+    zeroSize = false,
   ): Promise<CommitDiffData> {
     const a = ingested(base);
     const b = ingested(head);
+    const { plan, planKey } = head;
     const [oldReport, newReport] = allSymbols
-      ? await this.fullReports(a, b)
-      : await this.reducedReports(a, b);
+      ? await this.fullReports(a, b, plan, planKey)
+      : await this.reducedReports(a, b, plan);
+    const diff = diffReports(oldReport, newReport, {
+      includeUnchanged: allSymbols,
+      includeZeroSize: zeroSize,
+    });
     return {
       base: { commit: commitInfo(base.commit), report: reportInfo(base) },
       head: { commit: commitInfo(head.commit), report: reportInfo(head) },
-      diff: diffReports(oldReport, newReport, { includeUnchanged: allSymbols }),
+      diff: { ...diff, regions: presentRegions(plan, diff.regions) },
       all_symbols: allSymbols,
     };
   }
@@ -64,6 +80,7 @@ export class DiffService {
   private async layouts(
     a: ReportVersion,
     b: ReportVersion,
+    plan: RegionPlan,
   ): Promise<[Record<string, ReportRegion>, Record<string, ReportRegion>, SectionBytes[]]> {
     const { regions, sections, bytes } = await this.store.layouts(a, b);
     const build = (reportId: string) => {
@@ -92,31 +109,37 @@ export class DiffService {
       }
       return layout;
     };
-    return [build(a.reportId), build(b.reportId), bytes];
+    const canonical = bytes.map((b) => ({ ...b, region: plan.canonical(b.region) }));
+    return [plan.mergeLayout(build(a.reportId)), plan.mergeLayout(build(b.reportId)), canonical];
   }
 
   private async fullReports(
     a: ReportVersion,
     b: ReportVersion,
+    plan: RegionPlan,
+    planKey: string,
   ): Promise<[MemoryReport, MemoryReport]> {
     const [[oldLayout, newLayout], oldSymbols, newSymbols] = await Promise.all([
-      this.layouts(a, b),
-      this.store.symbols(a),
-      this.store.symbols(b),
+      this.layouts(a, b, plan),
+      this.symbols.get(a, plan, planKey),
+      this.symbols.get(b, plan, planKey),
     ]);
-    return [report(oldLayout, oldSymbols), report(newLayout, newSymbols)];
+    return [report(oldLayout, oldSymbols.rows), report(newLayout, newSymbols.rows)];
   }
 
   private async reducedReports(
     a: ReportVersion,
     b: ReportVersion,
+    plan: RegionPlan,
   ): Promise<[MemoryReport, MemoryReport]> {
-    const [[oldLayout, newLayout, bytes], groups] = await Promise.all([
-      this.layouts(a, b),
+    const [[oldLayout, newLayout, bytes], groups, oldRoot, newRoot] = await Promise.all([
+      this.layouts(a, b, plan),
       this.store.differingGroups(a, b),
+      this.roots.of(plan, a),
+      this.roots.of(plan, b),
     ]);
-    const oldSide = new FetchedSide();
-    const newSide = new FetchedSide();
+    const oldSide = new FetchedSide(plan, oldRoot);
+    const newSide = new FetchedSide(plan, newRoot);
     for (const g of groups) {
       for (const row of g.old_rows) oldSide.add(g.name, row);
       for (const row of g.new_rows) newSide.add(g.name, row);
@@ -168,20 +191,46 @@ function report(layout: Record<string, ReportRegion>, symbols: ReportSymbol[]): 
 
 const sectionKey = (section: string, region: string) => `${section}\u0000${region}`;
 
+/** Region deltas with their presentation, in display order. */
+function presentRegions(
+  plan: RegionPlan,
+  regions: RegionDelta[],
+): CommitDiffData['diff']['regions'] {
+  return plan
+    .sort(
+      regions.map((r) => {
+        const sides = [r.old, r.new].filter((side) => side !== null);
+        return {
+          ...r,
+          address: (r.new ?? r.old)?.address,
+          ...plan.presentation(r.name, sides.every(isPlaceholderRegion)),
+        };
+      }),
+    )
+    .map(({ address: _address, ...r }) => r);
+}
+
 /** The symbols of differing groups on one side, and their bytes per section and region. */
 class FetchedSide {
   readonly symbols: ReportSymbol[] = [];
   private readonly bytes = new Map<string, number>();
 
+  constructor(
+    private readonly plan: RegionPlan,
+    /** The side's build folder, stripped from its source paths. */
+    private readonly root: string,
+  ) {}
+
   add(name: string, row: GroupRow): void {
-    const [address, size, type, section, region, source_file, archive, object_file, binding] = row;
+    const [address, size, type, section, stored, source, archive, object_file, binding] = row;
+    const region = this.plan.canonical(stored);
     this.symbols.push({
       name,
       address,
       size,
       type,
       section,
-      source_file,
+      source_file: relativeSource(source, this.root),
       archive,
       object_file,
       binding,

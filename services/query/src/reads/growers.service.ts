@@ -5,7 +5,9 @@ import { commitInfo, type ReportRecord } from './report-rows.js';
 import { ReportsRepository } from './reports.repository.js';
 import { versionOf } from './report.service.js';
 import { badRequest } from './errors.js';
+import { SourceRoots } from './source-roots.js';
 import { SymbolStore } from './symbol-store.js';
+import { relativeSource } from '@memtrail/report';
 
 /**
  * Largest growth and shrink between two commits, or between the first and last report of a
@@ -18,6 +20,7 @@ export class GrowersService {
     @Inject(ReportsRepository) private readonly reports: ReportsRepository,
     @Inject(DiffService) private readonly diffs: DiffService,
     @Inject(SymbolStore) private readonly store: SymbolStore,
+    @Inject(SourceRoots) private readonly roots: SourceRoots,
   ) {}
 
   async growers(req: GrowersRequest): Promise<GrowersData> {
@@ -63,13 +66,31 @@ export class GrowersService {
     const a = versionOf(base);
     const b = versionOf(head);
     if (!a || !b) throw badRequest('Both commits must be ingested to compare their files');
-    const rows = await this.store.fileDeltas(a, b);
-    return rows.map((r) => ({
-      name: r.source_file || '(unknown)',
-      old_size: r.old_size,
-      new_size: r.new_size,
-      delta: r.new_size - r.old_size,
-      status: r.old_size === 0 ? 'added' : r.new_size === 0 ? 'removed' : 'modified',
-    }));
+    const [rows, oldRoot, newRoot] = await Promise.all([
+      this.store.fileDeltas(a, b),
+      this.roots.of(head.plan, a),
+      this.roots.of(head.plan, b),
+    ]);
+    // Paths relative to each side's build folder, so a checkout elsewhere changes no file.
+    const files = new Map<string, { old_size: number; new_size: number }>();
+    const add = (path: string, root: string, side: 'old_size' | 'new_size', size: number) => {
+      if (size === 0) return;
+      const name = relativeSource(path, root) || '(unknown)';
+      const file = files.get(name) ?? { old_size: 0, new_size: 0 };
+      file[side] += size;
+      files.set(name, file);
+    };
+    for (const r of rows) {
+      add(r.source_file, oldRoot, 'old_size', r.old_size);
+      add(r.source_file, newRoot, 'new_size', r.new_size);
+    }
+    return [...files]
+      .filter(([, f]) => f.old_size !== f.new_size)
+      .map(([name, f]) => ({
+        name,
+        ...f,
+        delta: f.new_size - f.old_size,
+        status: f.old_size === 0 ? 'added' : f.new_size === 0 ? 'removed' : 'modified',
+      }));
   }
 }

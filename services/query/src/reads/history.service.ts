@@ -1,8 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { HistoryData, HistoryEvent, HistoryRequest, SeriesCommit } from '@memtrail/contracts';
+import { stripCloneSuffixes } from '@memtrail/report';
 import { ReportsRepository } from './reports.repository.js';
 import { seriesCommit, SelectionRepository } from './selection.repository.js';
 import { SymbolStore, type VersionedSize } from './symbol-store.js';
+
+/** A subject's size in one report version, and the names counted. */
+interface Found extends VersionedSize {
+  names?: string[];
+}
 
 /**
  * One symbol's (or source file's) size along a branch or chain. Postgres picks the reports and
@@ -18,17 +24,43 @@ export class HistoryService {
     @Inject(SymbolStore) private readonly store: SymbolStore,
   ) {}
 
+  /**
+   * A symbol followed as the diff's cascade matches it: in a report that has the name, its
+   * same-named symbols; in one that has not, the symbols whose names are equal without clone
+   * suffixes (GCC's `.constprop.0` of a release, LTO's `.lto_priv.0`).
+   */
   symbol(req: HistoryRequest): Promise<HistoryData> {
-    return this.history(req, (p, t) => this.store.symbolSizes(p, t, req.subject));
+    const stem = stripCloneSuffixes(req.subject);
+    return this.history(req, async (p, t) => {
+      const rows = await this.store.cloneFamilySizes(p, t, stem);
+      const byVersion = new Map<string, (VersionedSize & { name: string })[]>();
+      for (const row of rows) {
+        if (stripCloneSuffixes(row.name) !== stem) continue;
+        const key = `${row.report_id}/${row.ingest_version}`;
+        byVersion.set(key, [...(byVersion.get(key) ?? []), row]);
+      }
+      return [...byVersion.values()].map((family): Found => {
+        const exact = family.filter((row) => row.name === req.subject);
+        const counted = exact.length ? exact : family;
+        return {
+          report_id: family[0]!.report_id,
+          ingest_version: family[0]!.ingest_version,
+          size: counted.reduce((sum, row) => sum + row.size, 0),
+          count: counted.reduce((sum, row) => sum + row.count, 0),
+          names: counted.map((row) => row.name).sort(),
+        };
+      });
+    });
   }
 
+  /** A source file by its path as stored in the reports. */
   file(req: HistoryRequest): Promise<HistoryData> {
     return this.history(req, (p, t) => this.store.fileSizes(p, t, req.subject));
   }
 
   private async history(
     req: HistoryRequest,
-    sizes: (projectId: string, targetId: string) => Promise<VersionedSize[]>,
+    sizes: (projectId: string, targetId: string) => Promise<Found[]>,
   ): Promise<HistoryData> {
     const target = await this.reports.target(req);
     const [{ reports, truncated }, rows] = await Promise.all([
@@ -43,12 +75,14 @@ export class HistoryService {
     const commits = readable.map(seriesCommit);
     const size = found.map((f) => f?.size ?? 0);
     const present = found.map((f) => f !== undefined);
+    const names = found.some((f) => f?.names) ? found.map((f) => f?.names ?? []) : undefined;
     return {
       subject: req.subject,
       commits,
       size,
       count: found.map((f) => f?.count ?? 0),
       present,
+      ...(names ? { names } : {}),
       ...events(commits, size, present),
       truncated,
     };

@@ -19,6 +19,8 @@ import {
   type ReportRequest,
   type SectionSeriesData,
   type SeriesRequest,
+  type SymbolPageData,
+  type SymbolPageRequest,
   type TargetRef,
   type TreeData,
   type TreeRequest,
@@ -31,6 +33,7 @@ import { HeadsService } from './heads.service.js';
 import { HistoryService } from './history.service.js';
 import { ReportService } from './report.service.js';
 import { SeriesService } from './series.service.js';
+import { SymbolsService } from './symbols.service.js';
 
 /** Every read the gateway forwards; requests arrive parsed and membership-checked. */
 @Controller()
@@ -44,6 +47,7 @@ export class ReadsController {
     @Inject(SeriesService) private readonly seriesService: SeriesService,
     @Inject(HistoryService) private readonly historyService: HistoryService,
     @Inject(GrowersService) private readonly growersService: GrowersService,
+    @Inject(SymbolsService) private readonly symbolsService: SymbolsService,
   ) {}
 
   @MessagePattern(QueryPatterns.heads)
@@ -64,6 +68,11 @@ export class ReadsController {
   @MessagePattern(QueryPatterns.tree)
   tree(@Payload() req: TreeRequest): Promise<TreeData> {
     return this.reportService.tree(req);
+  }
+
+  @MessagePattern(QueryPatterns.symbols)
+  symbols(@Payload() req: SymbolPageRequest): Promise<SymbolPageData> {
+    return this.symbolsService.page(req);
   }
 
   @MessagePattern(QueryPatterns.reportExport)

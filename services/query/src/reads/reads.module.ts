@@ -7,10 +7,13 @@ import { HeadsService } from './heads.service.js';
 import { HistoryService } from './history.service.js';
 import { ReadsController } from './reads.controller.js';
 import { ReportService } from './report.service.js';
+import { ReportSymbolsCache } from './report-symbols.cache.js';
 import { ReportsRepository } from './reports.repository.js';
 import { SelectionRepository } from './selection.repository.js';
 import { SeriesService } from './series.service.js';
+import { SourceRoots } from './source-roots.js';
 import { SymbolStore } from './symbol-store.js';
+import { SymbolsService } from './symbols.service.js';
 import { TimelineCache } from './timeline.cache.js';
 
 @Module({
@@ -20,6 +23,8 @@ import { TimelineCache } from './timeline.cache.js';
     TimelineCache,
     SelectionRepository,
     SymbolStore,
+    SourceRoots,
+    ReportSymbolsCache,
     HeadsService,
     CommitsService,
     ReportService,
@@ -28,6 +33,7 @@ import { TimelineCache } from './timeline.cache.js';
     SeriesService,
     HistoryService,
     GrowersService,
+    SymbolsService,
   ],
 })
 export class ReadsModule {}

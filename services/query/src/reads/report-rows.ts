@@ -1,6 +1,7 @@
 import type {
   CommitInfo,
-  RegionUsage,
+  RegionFigures,
+  RegionPlan,
   ReportInfo,
   ReportKindName,
   ReportStatusName,
@@ -12,6 +13,9 @@ export interface ReportRecord {
   targetId: string;
   projectId: string;
   targetName: string;
+  /** The target's region configuration (see TargetRecord). */
+  plan: RegionPlan;
+  planKey: string;
   kind: ReportKindName;
   status: ReportStatusName;
   branch: string | null;
@@ -58,17 +62,26 @@ export function reportInfo(r: ReportRecord): ReportInfo {
 }
 
 interface StoredRegionTotal {
+  address?: number;
   limit_size?: number;
   used_size?: number;
   free_size?: number;
+  placeholder?: boolean;
 }
 
-/** Region usage from the report row's `region_totals` JSON (written by the upload). */
-export function regionUsages(regionTotals: unknown): RegionUsage[] {
+/** Region figures from the report row's `region_totals` JSON (written by the upload), as stored. */
+export function storedRegions(regionTotals: unknown): RegionFigures[] {
   const totals = (regionTotals ?? {}) as Record<string, StoredRegionTotal>;
   return Object.entries(totals).map(([name, t]) => {
     const limit = t.limit_size ?? 0;
     const used = t.used_size ?? 0;
-    return { name, used_size: used, limit_size: limit, free_size: t.free_size ?? limit - used };
+    return {
+      name,
+      used_size: used,
+      limit_size: limit,
+      free_size: t.free_size ?? limit - used,
+      ...(t.address !== undefined ? { address: t.address } : {}),
+      ...(t.placeholder !== undefined ? { placeholder: t.placeholder } : {}),
+    };
   });
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { TargetRef } from '@memtrail/contracts';
+import { RegionPlan, type TargetRef } from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
 import { notFound } from './errors.js';
 import type { ReportRecord } from './report-rows.js';
@@ -10,6 +10,10 @@ export interface TargetRecord {
   id: string;
   projectId: string;
   name: string;
+  /** The target's region configuration, applied to every region and source path it answers. */
+  plan: RegionPlan;
+  /** The configuration as stored: a cache key for what the plan shapes. */
+  planKey: string;
 }
 
 const REPORT_SELECT = {
@@ -38,6 +42,13 @@ const REPORT_SELECT = {
   },
 } as const;
 
+const targetFields = ({ projectId, name, plan, planKey }: TargetRecord) => ({
+  projectId,
+  targetName: name,
+  plan,
+  planKey,
+});
+
 /** Targets and single reports, looked up by the names and SHAs of the URL. */
 @Injectable()
 export class ReportsRepository {
@@ -47,11 +58,16 @@ export class ReportsRepository {
     const row = UUID.test(ref.projectId)
       ? await this.prisma.target.findUnique({
           where: { projectId_name: { projectId: ref.projectId, name: ref.target } },
-          select: { id: true, projectId: true, name: true },
+          select: { id: true, projectId: true, name: true, regionConfig: true },
         })
       : null;
     if (!row) throw notFound(`Target ${ref.target} not found`);
-    return row;
+    const { regionConfig, ...target } = row;
+    return {
+      ...target,
+      plan: RegionPlan.of(regionConfig),
+      planKey: JSON.stringify(regionConfig ?? null),
+    };
   }
 
   /** The report of `sha` for the target; 404 names both when there is none. */
@@ -61,7 +77,7 @@ export class ReportsRepository {
       select: REPORT_SELECT,
     });
     if (!row) throw notFound(`Commit ${sha} has no report for target ${target.name}`);
-    return { ...row, projectId: target.projectId, targetName: target.name };
+    return { ...row, ...targetFields(target) };
   }
 
   /** The first and last ingested report of a branch within a time window (inclusive). */
@@ -96,10 +112,9 @@ export class ReportsRepository {
         `Branch ${branch} of target ${target.name} has no ingested report in that window`,
       );
     }
-    const extra = { projectId: target.projectId, targetName: target.name };
     return [
-      { ...first, ...extra },
-      { ...last, ...extra },
+      { ...first, ...targetFields(target) },
+      { ...last, ...targetFields(target) },
     ];
   }
 }

@@ -6,7 +6,7 @@ import type {
   SectionSeriesData,
   SeriesRequest,
 } from '@memtrail/contracts';
-import { regionUsages } from './report-rows.js';
+import { storedRegions } from './report-rows.js';
 import { ReportsRepository } from './reports.repository.js';
 import { seriesCommit, SelectionRepository } from './selection.repository.js';
 
@@ -44,15 +44,23 @@ export class SeriesService {
     @Inject(SelectionRepository) private readonly selection: SelectionRepository,
   ) {}
 
+  /**
+   * One column per region as the region configuration shows it (merged regions are one line);
+   * a region is a placeholder when it is one in every commit, and sits where its latest address
+   * puts it.
+   */
   async regions(req: SeriesRequest): Promise<RegionSeriesData> {
     const target = await this.reports.target(req);
+    const { plan } = target;
     const { reports, truncated } = await this.selection.select(target, req.selection);
     const n = reports.length;
-    const columns = new Map<string, RegionSeries>();
+    type Column = RegionSeries & { address?: number };
+    const columns = new Map<string, Column>();
     reports.forEach((r, i) => {
-      for (const u of regionUsages(r.region_totals)) {
-        const c = column(columns, u.name, () => ({
+      for (const u of plan.fold(storedRegions(r.region_totals))) {
+        const c = column<Column>(columns, u.name, () => ({
           name: u.name,
+          ...plan.presentation(u.name, true),
           used_size: nulls(n),
           limit_size: nulls(n),
           free_size: nulls(n),
@@ -60,11 +68,13 @@ export class SeriesService {
         c.used_size[i] = u.used_size;
         c.limit_size[i] = u.limit_size;
         c.free_size[i] = u.free_size;
+        if (u.address !== undefined) c.address = u.address;
+        if (!u.placeholder) Object.assign(c, plan.presentation(u.name, false));
       }
     });
     return {
       commits: reports.map(seriesCommit),
-      regions: [...columns.values()].sort((a, b) => (a.name < b.name ? -1 : 1)),
+      regions: plan.sort([...columns.values()]).map(({ address: _address, ...c }) => c),
       truncated,
     };
   }
@@ -80,11 +90,12 @@ export class SeriesService {
       const own = totals.get(r.id);
       const stored = (Array.isArray(own) ? own : []) as StoredSection[];
       for (const s of stored) {
-        const key = `${s.region}/${s.name}`;
+        const region = target.plan.canonical(s.region);
+        const key = `${region}/${s.name}`;
         if (wanted && !wanted.has(key) && !wanted.has(s.name)) continue;
         const c = column(columns, key, () => ({
           key,
-          region: s.region,
+          region,
           name: s.name,
           size: nulls(n),
         }));

@@ -240,6 +240,40 @@ export class SymbolStore {
     );
   }
 
+  /**
+   * Every symbol name of a clone family in every report version of a target, with its size:
+   * `stem` itself and the names that continue it with a compiler clone suffix, raw
+   * (`stem.constprop.0`, `stem.lto_priv.0`) or as c++filt prints it (`stem [clone .isra.0]`).
+   * Read through the `symbol_sizes` projection (ordered by project, target, name) as three
+   * name ranges. Callers keep the names whose clone-stripped form is `stem` and the versions
+   * Postgres marks as ingested.
+   */
+  async cloneFamilySizes(
+    projectId: string,
+    targetId: string,
+    stem: string,
+  ): Promise<(VersionedSize & { name: string })[]> {
+    const like = stem.replace(/[\\%_]/g, (c) => `\\${c}`);
+    return this.rows<VersionedSize & { name: string }>(
+      `SELECT report_id, ingest_version, name, sum(size) AS size, count() AS count
+       FROM symbols_v1
+       WHERE project_id = {projectId:String} AND target_id = {targetId:String}
+         AND (name = {stem:String} OR name LIKE {raw:String} OR name LIKE {printed:String})
+       GROUP BY report_id, ingest_version, name`,
+      { projectId, targetId, stem, raw: `${like}.%`, printed: `${like} [clone .%` },
+    );
+  }
+
+  /** The distinct source paths of one report (its build folder is found from them). */
+  async sourceFiles(r: ReportVersion): Promise<string[]> {
+    const rows = await this.rows<{ source_file: string }>(
+      `SELECT DISTINCT source_file FROM symbols_v1
+       WHERE project_id = {projectId:String} AND target_id = {targetId:String} AND ${SIDE('')}`,
+      SymbolStore.params(r),
+    );
+    return rows.map((row) => row.source_file);
+  }
+
   /** One source file's bytes in every report version of a target (`file_sizes_v1`). */
   async fileSizes(projectId: string, targetId: string, path: string): Promise<VersionedSize[]> {
     return this.rows<VersionedSize>(

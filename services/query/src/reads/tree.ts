@@ -1,4 +1,4 @@
-import type { ReportSymbolRow, TreeNode, TreeNodeKind } from '@memtrail/contracts';
+import type { RegionPlan, ReportSymbolRow, TreeNode, TreeNodeKind } from '@memtrail/contracts';
 
 const UNKNOWN = '(unknown)';
 
@@ -50,6 +50,8 @@ export function buildTree(
   symbols: ReportSymbolRow[],
   groupBy: 'source' | 'object',
   includeSymbols: boolean,
+  /** Names regions as the region configuration shows them. */
+  plan?: RegionPlan,
 ): TreeNode {
   const root: Building = {
     node: { name: '', kind: 'root', size: 0, symbols: 0, children: [] },
@@ -79,5 +81,9 @@ export function buildTree(
     }
   }
   sortAndFinish(root.node, includeSymbols);
+  for (const region of root.node.children ?? []) {
+    const shown = plan?.displayName(region.name);
+    if (shown !== undefined && shown !== region.name) region.display_name = shown;
+  }
   return root.node;
 }

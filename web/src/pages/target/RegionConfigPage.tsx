@@ -1,6 +1,7 @@
 import {
+  regionConfigDocument,
   validateRegionConfig,
-  type RegionConfig,
+  type RegionConfigDocument,
   type RegionKind,
   type RegionSettings,
 } from '@memtrail/contracts';
@@ -32,8 +33,8 @@ export function RegionConfigPage() {
     sha ? `commit/${sha}` : null,
   );
   // Edits start from the saved document; until the first edit the saved one is shown as it is.
-  const [draft, setDraft] = useState<RegionConfig | null>(null);
-  const config = draft ?? (saved.data !== undefined ? (saved.data ?? {}) : null);
+  const [draft, setDraft] = useState<RegionConfigDocument | null>(null);
+  const config = draft ?? (saved.data !== undefined ? regionConfigDocument(saved.data) : null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
 
   if (!config)
@@ -46,20 +47,22 @@ export function RegionConfigPage() {
     );
 
   const reported = report.data?.regions ?? [];
-  const names = [...new Set([...reported.map((region) => region.name), ...Object.keys(config)])];
+  const names = [
+    ...new Set([...reported.map((region) => region.name), ...Object.keys(config.regions)]),
+  ];
   const problem = validateRegionConfig(config);
 
   const update = (name: string, patch: RegionSettings) =>
     setDraft((edited) => {
       const current = edited ?? config;
-      const merged: RegionSettings = { ...(current?.[name] ?? {}), ...patch };
+      const merged: RegionSettings = { ...(current.regions[name] ?? {}), ...patch };
       for (const key of Object.keys(merged) as Array<keyof RegionSettings>) {
         if (merged[key] === undefined || merged[key] === '') delete merged[key];
       }
-      const next = { ...current };
-      if (Object.keys(merged).length) next[name] = merged;
-      else delete next[name];
-      return next;
+      const regions = { ...current.regions };
+      if (Object.keys(merged).length) regions[name] = merged;
+      else delete regions[name];
+      return { ...current, regions };
     });
 
   async function save() {
@@ -100,7 +103,7 @@ export function RegionConfigPage() {
               </thead>
               <tbody>
                 {names.map((name) => {
-                  const settings = config[name] ?? {};
+                  const settings = config.regions[name] ?? {};
                   const fromReport = reported.find((region) => region.name === name);
                   return (
                     <tr key={name}>
