@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import type { Budget, MemoryReport, ProjectWithApiKey, UploadEnvelope } from '@memtrail/contracts';
+import type {
+  Budget,
+  BudgetStatusData,
+  MemoryReport,
+  ProjectWithApiKey,
+  SummaryResponse,
+  UploadEnvelope,
+  UploadResponseData,
+} from '@memtrail/contracts';
 import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
 import {
   call,
@@ -176,6 +184,81 @@ describe('budgets: managed by project members, evaluated on every upload', () =>
       (await call(gw.url, 'GET', `/api/${project.id}/no-such-target/budgets`, { token })).status,
     ).toBe(404);
     expect((await call(gw.url, 'GET', base)).status).toBe(401);
+  });
+
+  it("checks a budget's regions against the target's regions", async () => {
+    const wrong = await call(gw.url, 'POST', base, {
+      token,
+      body: { name: 'Wrong region', limits: { FLASH: 480 * 1024, SRAM: 1024 } },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({
+      error: 'Budget region SRAM is not a region of target stm32 (its regions: CCMRAM, FLASH, RAM)',
+    });
+  });
+
+  it("states every budget at a commit: whether it applies and each region's use", async () => {
+    const status = await call<{ data: BudgetStatusData }>(
+      gw.url,
+      'GET',
+      `${base}/status?sha=${'c'.repeat(40)}`,
+      { token },
+    );
+    expect(status.status).toBe(200);
+    expect(status.body.data).toMatchObject({ commit_sha: 'c'.repeat(40), branch: 'release/1.2' });
+    const release = status.body.data.budgets.find((b) => b.budget.name === 'Release flash')!;
+    expect(release).toMatchObject({
+      applies: true,
+      exceeded: true,
+      regions: [{ region: 'FLASH', display_name: 'FLASH', limit: 400, used: 413, exceeded_by: 13 }],
+    });
+    const onMain = await call<{ data: BudgetStatusData }>(
+      gw.url,
+      'GET',
+      `${base}/status?sha=${'b'.repeat(40)}`,
+      { token },
+    );
+    expect(onMain.body.data.budgets.find((b) => b.budget.name === 'Release flash')).toMatchObject({
+      applies: false,
+      exceeded: false,
+    });
+    expect(
+      (await call(gw.url, 'GET', `${base}/status?sha=${'e'.repeat(40)}`, { token })).status,
+    ).toBe(404);
+    expect((await call(gw.url, 'GET', `${base}/status`, { token })).status).toBe(400);
+  });
+
+  it('answers uploads and PR summaries with regions as the region configuration shows them', async () => {
+    const config = {
+      version: 2,
+      regions: { FLASH: { display_name: 'Main flash' }, CCMRAM: { hidden: true } },
+    };
+    const saved = await call(gw.url, 'PUT', `/api/${project.id}/stm32/region-config`, {
+      token,
+      body: { region_config: config },
+    });
+    expect(saved.status).toBe(200);
+    const sha = 'f'.repeat(40);
+    const child = upload(sha, 'release/1.3');
+    child.metadata.git.base_commit_hash = 'c'.repeat(40);
+    const answer = await post('/upload', child, project.api_key);
+    const data = answer.body.data as UploadResponseData;
+    expect(Object.keys(data.changes_summary)).toEqual(['Main flash', 'RAM']);
+    expect(data.alerts.budgets).toEqual([
+      {
+        budget_name: 'Release flash',
+        exceeded_regions: ['Main flash'],
+        current_usage: { 'Main flash': 413 },
+        limits: { 'Main flash': 400 },
+        exceeded_by: { 'Main flash': 13 },
+      },
+    ]);
+    const summary = await call<SummaryResponse>(gw.url, 'GET', `/summary?commit=${sha}`, {
+      headers: { authorization: `Bearer ${project.api_key}` },
+    });
+    expect(summary.body.data.targets[0]!.alerts.budgets[0]!.exceeded_regions).toEqual([
+      'Main flash',
+    ]);
   });
 
   it('limits uploads per key and minute with 429 and Retry-After', async () => {

@@ -7,6 +7,7 @@ import {
   Param,
   Post,
   Put,
+  Query,
   Req,
   UseGuards,
 } from '@nestjs/common';
@@ -14,6 +15,7 @@ import {
   success,
   type BudgetData,
   type BudgetsData,
+  type BudgetStatusData,
   type SuccessEnvelope,
   type TargetRef,
 } from '@memtrail/contracts';
@@ -21,6 +23,7 @@ import type { Request } from 'express';
 import { AccessGuard, Requires, Target } from '../access/access.guard.js';
 import { AuditService } from '../audit/audit.service.js';
 import { BudgetsService } from './budgets.service.js';
+import * as p from '../reads/params.js';
 
 /** `/api/{project}/{target}/budgets`: memory budgets evaluated on every upload of the target. */
 @Controller('api/:project/:target/budgets')
@@ -36,6 +39,16 @@ export class BudgetsController {
   @Requires('project:read')
   async list(@Target() target: TargetRef): Promise<SuccessEnvelope<BudgetsData>> {
     return success({ budgets: await this.budgets.list(target) });
+  }
+
+  /** `?sha=`: every budget's state at that commit (dashboard, commit and compare pages). */
+  @Get('status')
+  @Requires('project:read')
+  async status(
+    @Target() target: TargetRef,
+    @Query() q: p.RawQuery,
+  ): Promise<SuccessEnvelope<BudgetStatusData>> {
+    return success(await this.budgets.status(target, p.sha(p.required(q, 'sha', 64))));
   }
 
   @Post()

@@ -6,12 +6,17 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import {
+  RegionPlan,
   validateBudgetInput,
   type Budget,
   type BudgetInput,
+  type BudgetStatusData,
   type TargetRef,
 } from '@memtrail/contracts';
 import { PrismaClient, Prisma, type Budget as BudgetRow } from '@memtrail/db';
+import { branchMatches } from '../upload/budgets.js';
+import { shownRegions } from '../upload/region-view.js';
+import { storedTotals } from '../upload/totals.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,18 +31,46 @@ function toBudget(row: BudgetRow): Budget {
   };
 }
 
-function parse(body: unknown): {
+interface TargetRow {
+  id: string;
   name: string;
-  branchPattern: string | null;
-  limits: Record<string, number>;
-} {
+  plan: RegionPlan;
+}
+
+/**
+ * A budget document checked against the schema and the target's regions: each limit must name
+ * a region its reports have (by its name in the reports or a name merged into it), and is kept
+ * under the merged name the region configuration shows it as.
+ */
+function parse(
+  body: unknown,
+  target: TargetRow,
+  regions: string[],
+): { name: string; branchPattern: string | null; limits: Record<string, number> } {
   const problem = validateBudgetInput(body);
   if (problem) throw new BadRequestException(problem);
   const input = body as BudgetInput;
+  const known = new Set(regions.map((region) => target.plan.canonical(region)));
+  const limits: Record<string, number> = {};
+  for (const [region, bytes] of Object.entries(input.limits)) {
+    const name = target.plan.canonical(region.trim());
+    if (!known.has(name)) {
+      const list = target.plan.sort([...known].map((known) => ({ name: known })));
+      throw new BadRequestException(
+        `Budget region ${region} is not a region of target ${target.name} (its regions: ${
+          list.map((r) => r.name).join(', ') || 'none uploaded yet'
+        })`,
+      );
+    }
+    if (name in limits) {
+      throw new BadRequestException(`Budget limits name region ${name} twice`);
+    }
+    limits[name] = bytes;
+  }
   return {
     name: input.name.trim(),
     branchPattern: input.branch_pattern?.trim() || null,
-    limits: input.limits,
+    limits,
   };
 }
 
@@ -49,13 +82,30 @@ function parse(body: unknown): {
 export class BudgetsService {
   constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
 
-  private async targetId({ projectId, target }: TargetRef): Promise<string> {
+  private async target({ projectId, target }: TargetRef): Promise<TargetRow> {
     const row = await this.prisma.target.findUnique({
       where: { projectId_name: { projectId, name: target } },
-      select: { id: true },
+      select: { id: true, name: true, regionConfig: true },
     });
     if (!row) throw new NotFoundException(`Target ${target} not found`);
-    return row.id;
+    return { id: row.id, name: row.name, plan: RegionPlan.of(row.regionConfig) };
+  }
+
+  private async targetId(ref: TargetRef): Promise<string> {
+    return (await this.target(ref)).id;
+  }
+
+  /** Every region name the target's reports have had. */
+  private async regions(targetId: string): Promise<string[]> {
+    const rows = await this.prisma.$queryRaw<{ name: string }[]>`
+      SELECT DISTINCT jsonb_object_keys(region_totals) AS name FROM reports
+      WHERE target_id = ${targetId}::uuid AND jsonb_typeof(region_totals) = 'object'`;
+    return rows.map((row) => row.name);
+  }
+
+  private async input(ref: TargetRef, body: unknown) {
+    const target = await this.target(ref);
+    return { targetId: target.id, data: parse(body, target, await this.regions(target.id)) };
   }
 
   async list(ref: TargetRef): Promise<Budget[]> {
@@ -68,8 +118,7 @@ export class BudgetsService {
   }
 
   async create(ref: TargetRef, body: unknown): Promise<Budget> {
-    const data = parse(body);
-    const targetId = await this.targetId(ref);
+    const { targetId, data } = await this.input(ref, body);
     return toBudget(
       await this.unique(data.name, () =>
         this.prisma.budget.create({ data: { ...data, targetId } }),
@@ -78,12 +127,57 @@ export class BudgetsService {
   }
 
   async update(ref: TargetRef, id: string, body: unknown): Promise<Budget> {
-    const data = parse(body);
-    const targetId = await this.targetId(ref);
+    const { targetId, data } = await this.input(ref, body);
     await this.existing(targetId, id);
     return toBudget(
       await this.unique(data.name, () => this.prisma.budget.update({ where: { id }, data })),
     );
+  }
+
+  /**
+   * Every budget of the target at one commit: whether it applies to the commit's branch, and
+   * each region's use against its limit, from the totals stored with the report and merged as
+   * the region configuration shows them (as uploads evaluate budgets).
+   */
+  async status(ref: TargetRef, sha: string): Promise<BudgetStatusData> {
+    const target = await this.target(ref);
+    const [report, rows] = await Promise.all([
+      this.prisma.report.findFirst({
+        where: { targetId: target.id, commit: { projectId: ref.projectId, sha } },
+        select: { branch: true, regionTotals: true, sectionTotals: true },
+      }),
+      this.prisma.budget.findMany({ where: { targetId: target.id }, orderBy: { name: 'asc' } }),
+    ]);
+    if (!report)
+      throw new NotFoundException(`Commit ${sha} has no report for target ${ref.target}`);
+    const regions = shownRegions(
+      target.plan,
+      storedTotals(report.regionTotals, report.sectionTotals),
+    );
+    return {
+      commit_sha: sha,
+      branch: report.branch,
+      budgets: rows.map((row) => {
+        const budget = toBudget(row);
+        const states = Object.entries(budget.limits).map(([region, limit]) => {
+          const used = regions[target.plan.canonical(region)]?.used_size ?? null;
+          return {
+            region,
+            display_name: target.plan.displayName(region),
+            limit,
+            used,
+            exceeded_by: used === null ? 0 : Math.max(0, used - limit),
+          };
+        });
+        const applies = branchMatches(budget.branch_pattern, report.branch);
+        return {
+          budget,
+          applies,
+          exceeded: applies && states.some((state) => state.exceeded_by > 0),
+          regions: states,
+        };
+      }),
+    };
   }
 
   async remove(ref: TargetRef, id: string): Promise<void> {

@@ -110,6 +110,10 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     true,
   ),
   'GET /api/:project/:target/budgets': user('Budgets of a target', 'budgets'),
+  'GET /api/:project/:target/budgets/status': user(
+    'Every budget of a target at one commit, with its regions against their limits',
+    'budgets',
+  ),
   'POST /api/:project/:target/budgets': user('Add a budget', 'budgets', true),
   'PUT /api/:project/:target/budgets/:id': user('Change a budget', 'budgets', true),
   'DELETE /api/:project/:target/budgets/:id': user('Delete a budget', 'budgets'),

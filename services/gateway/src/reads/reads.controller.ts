@@ -12,6 +12,9 @@ import {
   type RegionSeriesData,
   type SectionSeriesData,
   type SuccessEnvelope,
+  type SymbolPageData,
+  SYMBOL_PAGE_MAX,
+  SYMBOL_SORT_KEYS,
   type TargetRef,
   type TreeData,
 } from '@memtrail/contracts';
@@ -75,6 +78,30 @@ export class ReadsController {
     });
   }
 
+  @Get('commit/:sha/symbols')
+  async symbols(
+    @Target() ref: TargetRef,
+    @Param('sha') sha: string,
+    @Query() q: p.RawQuery,
+  ): Promise<SuccessEnvelope<SymbolPageData>> {
+    const filter = (name: string, key: string, max = 4096) => {
+      const value = p.text(q, name, max);
+      return value === undefined ? {} : { [key]: value };
+    };
+    return this.read(QueryPatterns.symbols, {
+      ...ref,
+      sha: p.sha(sha),
+      offset: p.int(q, 'offset', 0, 0, 10_000_000),
+      limit: p.int(q, 'limit', 200, 1, SYMBOL_PAGE_MAX),
+      sort: p.oneOf(q, 'sort', SYMBOL_SORT_KEYS, 'size'),
+      descending: p.oneOf(q, 'order', ['asc', 'desc'] as const, 'desc') === 'desc',
+      ...filter('q', 'query', 200),
+      ...filter('file', 'sourceFile'),
+      ...filter('region', 'region'),
+      ...filter('section', 'section'),
+    });
+  }
+
   @Get('commit/:sha/export')
   async exportReport(
     @Target() ref: TargetRef,
@@ -131,6 +158,7 @@ export class ReadsController {
       baseSha: p.sha(shaA, 'shaA'),
       headSha: p.sha(shaB, 'shaB'),
       allSymbols: p.bool(q, 'all_symbols', false),
+      zeroSize: p.bool(q, 'zero_size', false),
     });
   }
 

@@ -1,7 +1,8 @@
-import type { ChangesSummary, MemoryReport, UploadChanges } from '@memtrail/contracts';
+import type { ChangesSummary, MemoryReport, RegionPlan, UploadChanges } from '@memtrail/contracts';
 import type { Logger } from '@nestjs/common';
 import { readStoredPayload, type PrismaClient } from '@memtrail/db';
 import { diffReports, toChangesSummary, toUploadChanges } from '@memtrail/report';
+import { shownReport } from './region-view.js';
 import type { Totals } from './totals.js';
 
 /** Symbol rows per change kind in an answer: the largest by |delta| (a PR comment shows few). */
@@ -102,6 +103,8 @@ export interface ComparedCommit {
   parentTotals: Totals | null;
   /** The commit's own report when already at hand (an upload being answered). */
   report?: MemoryReport;
+  /** The target's region configuration: both sides are compared as it shows them. */
+  plan: RegionPlan;
 }
 
 /**
@@ -115,18 +118,22 @@ export async function changesAgainstParent(
   withSymbols: boolean,
   logger: Logger,
 ): Promise<{ changes: UploadChanges; changes_summary: ChangesSummary }> {
-  if (!commit.parentTotals) return uploadChanges(reportFromTotals(commit.totals), null);
+  const shown = (report: MemoryReport) => shownReport(commit.plan, report);
+  if (!commit.parentTotals) return uploadChanges(shown(reportFromTotals(commit.totals)), null);
   if (withSymbols) {
     try {
       const current =
         commit.report ?? (await loadComparableReport(prisma, commit, commit.commitSha));
       const parent = current && (await loadComparableReport(prisma, commit, commit.parentSha));
-      if (current && parent) return uploadChanges(current, parent);
+      if (current && parent) return uploadChanges(shown(current), shown(parent));
     } catch (error) {
       logger.warn(
         `symbol changes of ${commit.commitSha} skipped, a stored report is unreadable: ${(error as Error).message}`,
       );
     }
   }
-  return uploadChanges(reportFromTotals(commit.totals), reportFromTotals(commit.parentTotals));
+  return uploadChanges(
+    shown(reportFromTotals(commit.totals)),
+    shown(reportFromTotals(commit.parentTotals)),
+  );
 }

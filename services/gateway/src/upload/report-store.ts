@@ -13,12 +13,15 @@ export interface StoredUpload {
   totals: Totals;
   parentTotals: Totals | null;
   budgets: BudgetRule[];
+  /** The target's region configuration as stored (see RegionPlan). */
+  regionConfig: unknown;
 }
 
 /** What the upload needs to know about its target before its report is written. */
 interface TargetContext {
   id: string;
   budgets: BudgetRule[];
+  regionConfig: unknown;
   /** Totals of the parent commit's report for this target, when there is one. */
   parentTotals: Totals | null;
 }
@@ -127,11 +130,13 @@ export class ReportStore {
       totals,
       parentTotals,
       budgets: target.budgets,
+      regionConfig: target.regionConfig,
     };
   }
 
   /**
-   * The target with its budgets and its parent report's totals, in one statement. Targets are
+   * The target with its budgets, region configuration and its parent report's totals, in one
+   * statement. Targets are
    * created by their first upload, which has neither.
    */
   private async targetContext(
@@ -142,6 +147,7 @@ export class ReportStore {
     const found = await db.query<{
       id: string;
       budgets: { name: string; branchPattern: string | null; limits: unknown }[] | null;
+      region_config: unknown;
       region_totals: unknown;
       section_totals: unknown;
     }>(
@@ -149,7 +155,7 @@ export class ReportStore {
          (SELECT json_agg(json_build_object('name', b.name, 'branchPattern', b.branch_pattern,
                    'limits', b.limits) ORDER BY b.created_at, b.name)
           FROM budgets b WHERE b.target_id = t.id) AS budgets,
-         parent.region_totals, parent.section_totals
+         t.region_config, parent.region_totals, parent.section_totals
        FROM targets t
        LEFT JOIN LATERAL (
          SELECT r.region_totals, r.section_totals FROM reports r
@@ -164,6 +170,7 @@ export class ReportStore {
       return {
         id: row.id,
         budgets: toBudgetRules(row.budgets ?? []),
+        regionConfig: row.region_config,
         parentTotals: row.region_totals
           ? storedTotals(row.region_totals, row.section_totals)
           : null,
@@ -173,7 +180,7 @@ export class ReportStore {
       'INSERT INTO targets (project_id, name) VALUES ($1, $2) RETURNING id::text',
       [projectId, upload.targetName],
     );
-    return { id: created.rows[0]!.id, budgets: [], parentTotals: null };
+    return { id: created.rows[0]!.id, budgets: [], regionConfig: {}, parentTotals: null };
   }
 
   /** A branch's head moves to this commit unless the head already is a newer commit. */

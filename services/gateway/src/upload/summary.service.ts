@@ -1,9 +1,10 @@
 import { BadRequestException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import type { SummaryResponse, SummaryTarget } from '@memtrail/contracts';
+import { RegionPlan, type SummaryResponse, type SummaryTarget } from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
 import { GatewayConfig } from '../config.js';
 import { evaluateBudgets, toBudgetRules } from './budgets.js';
 import { changesAgainstParent } from './changes.js';
+import { presentAlerts, presentChanges, shownRegions } from './region-view.js';
 import { storedTotals } from './totals.js';
 import { comparisonUrl, dashboardUrl } from './urls.js';
 
@@ -53,10 +54,14 @@ export class SummaryService {
     for (const report of reports) {
       const totals = storedTotals(report.regionTotals, report.sectionTotals);
       const parent = report.parentSha ? (parentOf.get(report.targetId) ?? null) : null;
+      // Regions as the target's region configuration shows them (region-view.ts).
+      const plan = RegionPlan.of(report.target.regionConfig);
+      const regions = shownRegions(plan, totals);
       // PR comments are not latency-bound, so they always get symbol changes when available.
-      const { changes } = await changesAgainstParent(
+      const compared = await changesAgainstParent(
         this.prisma,
         {
+          plan,
           projectId,
           targetId: report.targetId,
           commitSha,
@@ -77,12 +82,11 @@ export class SummaryService {
           report.parentSha,
           commitSha,
         ),
-        changes_summary: { changes },
+        changes_summary: { changes: presentChanges(plan, regions, compared).changes },
         alerts: {
-          budgets: evaluateBudgets(
-            toBudgetRules(report.target.budgets),
-            totals.regions,
-            report.branch,
+          budgets: presentAlerts(
+            plan,
+            evaluateBudgets(toBudgetRules(report.target.budgets), regions, report.branch),
           ),
         },
       });

@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { BudgetAlert, UploadResponseData } from '@memtrail/contracts';
+import { RegionPlan, type UploadResponseData } from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
 import { enqueueReport, type ReportsQueue } from '@memtrail/queue';
 import { GatewayConfig } from '../config.js';
 import { evaluateBudgets } from './budgets.js';
 import { changesAgainstParent } from './changes.js';
+import { presentAlerts, presentChanges, shownRegions } from './region-view.js';
 import { REPORTS_QUEUE } from './reports-queue.provider.js';
 import { ReportStore, type StoredUpload } from './report-store.js';
 import { comparisonUrl } from './urls.js';
@@ -41,9 +42,11 @@ export class UploadService {
         `report ${stored.reportId} stored but not enqueued: ${(error as Error).message}`,
       );
     }
+    const plan = RegionPlan.of(stored.regionConfig);
     const changes = await changesAgainstParent(
       this.prisma,
       {
+        plan,
         projectId,
         targetId: stored.targetId,
         commitSha: upload.commitSha,
@@ -55,20 +58,19 @@ export class UploadService {
       this.config.UPLOAD_SYMBOL_CHANGES,
       this.logger,
     );
-    return this.response(projectId, upload, stored, changes);
+    return this.response(projectId, upload, stored, plan, changes);
   }
 
+  /** The answer shows regions as the target's region configuration does (region-view.ts). */
   private response(
     projectId: string,
     upload: ValidUpload,
     stored: StoredUpload,
+    plan: RegionPlan,
     changes: Pick<UploadResponseData, 'changes' | 'changes_summary'>,
   ): UploadResponseData {
-    const alerts: BudgetAlert[] = evaluateBudgets(
-      stored.budgets,
-      stored.totals.regions,
-      upload.branch,
-    );
+    const regions = shownRegions(plan, stored.totals);
+    const alerts = presentAlerts(plan, evaluateBudgets(stored.budgets, regions, upload.branch));
     return {
       project_id: projectId,
       target_name: upload.targetName,
@@ -83,7 +85,7 @@ export class UploadService {
         upload.commitSha,
       ),
       is_overwritten: stored.isOverwritten,
-      ...changes,
+      ...presentChanges(plan, regions, changes),
       alerts: { budgets: alerts },
     };
   }
