@@ -110,6 +110,20 @@ describe('upload protocol against a recording server', () => {
     );
   });
 
+  it("says when an upload is its target's first report, or its parent has none", async () => {
+    server = await recordingServer([
+      json(200, successBody({ changes_summary: {}, parent_sha: null, comparison_url: null })),
+      json(200, successBody({ changes_summary: {}, parent_sha: parent, comparison_url: null })),
+    ]);
+    const args = ['upload', '--identical', '--target-name', 'stm32', '--api-url', server.url];
+    expect((await run(args, dir.path, env())).stdout).toBe(
+      `Uploaded stm32 @ ${head.slice(0, 7)}: first report of this target\n`,
+    );
+    expect((await run(args, dir.path, env())).stdout).toBe(
+      `Uploaded stm32 @ ${head.slice(0, 7)}: nothing to compare with (the parent ${parent.slice(0, 7)} has no report yet)\n`,
+    );
+  });
+
   it('sends build_failed with the failed-build report and --base-sha none as an explicit no-parent', async () => {
     server = await recordingServer([json(200, successBody())]);
     const result = await run(
