@@ -223,7 +223,7 @@ describe('budgets: managed by project members, evaluated on every upload', () =>
       exceeded: false,
     });
     expect(
-      (await call(gw.url, 'GET', `${base}/status?sha=${'e'.repeat(40)}`, { token })).status,
+      (await call(gw.url, 'GET', `${base}/status?sha=${'0123'.repeat(10)}`, { token })).status,
     ).toBe(404);
     expect((await call(gw.url, 'GET', `${base}/status`, { token })).status).toBe(400);
   });
