@@ -326,10 +326,35 @@ describe('permission matrix: every role × every endpoint', () => {
         return { method: 'DELETE', path: `${t()}/budgets/${row.id}` };
       },
     },
+    {
+      route: 'GET /api/:project/:target/budgets/status',
+      need: 'project:read',
+      request: async () => {
+        // Budget states are read from the commit's report row, so the commit needs one.
+        const found = await gw.prisma.report.count({ where: { commit: { sha } } });
+        if (!found) {
+          const commit = await gw.prisma.commit.create({ data: { projectId: project, sha } });
+          const target = await gw.prisma.target.findUniqueOrThrow({
+            where: { projectId_name: { projectId: project, name: 'board' } },
+          });
+          await gw.prisma.report.create({
+            data: {
+              targetId: target.id,
+              commitId: commit.id,
+              kind: 'full',
+              payload: Buffer.alloc(0),
+              payloadSha256: '0'.repeat(64),
+            },
+          });
+        }
+        return { method: 'GET', path: `${t()}/budgets/status?sha=${sha}` };
+      },
+    },
     ...[
       'heads',
       `commits/${sha}`,
       `commit/${sha}/tree`,
+      `commit/${sha}/symbols`,
       `commit/${sha}/export`,
       `commit/${sha}`,
       `commit/${sha}/${sha}/export`,
