@@ -48,7 +48,7 @@ export class AuditController {
     @Res() res: Response,
   ): Promise<void> {
     const filter = parseAuditFilter(query);
-    res.status(200).type('application/x-ndjson').attachment(`audit-${org}.jsonl`);
+    res.status(200).attachment(`audit-${org}.jsonl`).type('application/x-ndjson');
     try {
       for await (const line of this.log.exportLines(org, filter)) {
         if (!res.write(line)) await new Promise((resolve) => res.once('drain', resolve));

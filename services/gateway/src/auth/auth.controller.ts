@@ -7,6 +7,7 @@ import {
   Post,
   Put,
   Query,
+  Req,
   Res,
   UseFilters,
   UseGuards,
@@ -19,7 +20,8 @@ import {
   type AuthUser,
   type PendingConfirmation,
 } from '@memtrail/contracts';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { SignInAudit } from '../audit/sign-in-audit.service.js';
 import { GatewayConfig } from '../config.js';
 import { RateLimit, RateLimitGuard } from '../rate-limit/rate-limit.guard.js';
 import { AuthExceptionFilter } from './auth-exception.filter.js';
@@ -53,6 +55,7 @@ export class AuthController {
     private readonly auth: AuthService,
     private readonly sessions: SessionService,
     private readonly config: GatewayConfig,
+    private readonly signIns: SignInAudit,
   ) {}
 
   @Get('settings')
@@ -71,9 +74,11 @@ export class AuthController {
   @Post('login')
   @HttpCode(200)
   @RateLimit('signin')
-  async login(@Body() body: Json): Promise<AuthResponse<AuthSession>> {
+  async login(@Body() body: Json, @Req() req: Request): Promise<AuthResponse<AuthSession>> {
     const { email, password } = signInInput(body);
-    return ok(await this.auth.signIn(email, password));
+    const session = await this.auth.signIn(email, password);
+    await this.signIns.record(session, 'password', req);
+    return ok(session);
   }
 
   @Post('refresh')
@@ -139,7 +144,9 @@ export class AuthController {
   /** Redeems the one-time code that confirmation and OAuth put on the site root. */
   @Post('token')
   @HttpCode(200)
-  async token(@Body() body: Json): Promise<AuthResponse<AuthSession>> {
-    return ok(await this.auth.exchangeCode(requiredInput(body, 'code')));
+  async token(@Body() body: Json, @Req() req: Request): Promise<AuthResponse<AuthSession>> {
+    const session = await this.auth.exchangeCode(requiredInput(body, 'code'));
+    await this.signIns.record(session, 'link', req);
+    return ok(session);
   }
 }
