@@ -1,4 +1,14 @@
-import { Body, Controller, Delete, Get, Param, Post, Req, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Req,
+  UseGuards,
+} from '@nestjs/common';
 import {
   success,
   type AcceptedInvitationData,
@@ -60,6 +70,7 @@ export class OrganizationInvitationsController {
   }
 
   @Post(':id/resend')
+  @HttpCode(200)
   async resend(
     @Param('org') org: string,
     @Param('id') id: string,
@@ -82,6 +93,7 @@ export class InvitationsController {
   }
 
   @Post('accept')
+  @HttpCode(200)
   @UseGuards(AccessGuard)
   @RequiresAccount()
   async accept(
