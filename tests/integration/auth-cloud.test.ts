@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Server } from 'node:http';
-import { SMTPServer } from 'smtp-server';
 import { AUTH_MESSAGES, type AuthResponse, type AuthSession } from '@memtrail/contracts';
 import { createIsolatedStores, freePort, type IsolatedStores } from '@memtrail/testing';
 import {
@@ -9,42 +8,10 @@ import {
   strongPassword,
   type Gateway,
 } from '../../services/gateway/test/support/gateway-harness.js';
+import { linkIn, startMailbox } from './support/mailbox.js';
 import { authorize as authorizeAt, Browser, startOidcProvider } from './support/oidc.js';
 
 type Session = AuthResponse<AuthSession>;
-
-/** A real SMTP server that keeps every message it receives. */
-async function startMailbox(): Promise<{ server: SMTPServer; port: number; messages: string[] }> {
-  const messages: string[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, done) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        messages.push(Buffer.concat(chunks).toString('utf8'));
-        done();
-      });
-    },
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { server, port, messages };
-}
-
-/** The first link in a captured message to `path`, with quoted-printable undone. */
-function linkIn(raw: string, path: string): string {
-  const decoded = raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  const match = new RegExp(`https?://[^\\s"<>]*${path.replace(/[/?]/g, '\\$&')}[^\\s"<>]*`).exec(
-    decoded,
-  );
-  if (!match) throw new Error(`no ${path} link in mail:\n${decoded}`);
-  return match[0].replace(/&amp;/g, '&');
-}
 
 const ACCOUNTS: Record<string, { email: string; email_verified: boolean; name: string }> = {
   grace: { email: 'grace@example.com', email_verified: true, name: 'Grace Hopper' },
