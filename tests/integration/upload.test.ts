@@ -403,6 +403,18 @@ describe('POST /upload', () => {
     expect(data.targets[0]!.dashboard_url).toBe(
       `https://memtrail.example/project/${projectId}/target/nrf52`,
     );
+    // Beyond the MemBrowse shape: the report's kind, its parent and every region, changed or not.
+    expect(data.targets[0]).toMatchObject({ kind: 'full', parent_sha: sha(90) });
+    expect(data.targets[0]!.regions!.find((r) => r.name === 'RAM')).toEqual({
+      name: 'RAM',
+      used_size: 3784,
+      limit_size: 65536,
+      change: 64,
+    });
+    expect(data.targets[0]!.regions!.find((r) => r.name === 'FLASH')).toMatchObject({ change: 0 });
+    expect(data.targets[0]!.regions!.map((r) => r.name).sort()).toEqual(
+      Object.keys(sample.memory_layout).sort(),
+    );
 
     const missing = await fetch(`${baseUrl}/summary?commit=${sha(999)}`, {
       headers: { Authorization: `Bearer ${apiKey}` },

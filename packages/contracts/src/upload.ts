@@ -80,6 +80,15 @@ export interface UploadErrorResponse {
   error: string;
 }
 
+/** One region of a summarised commit, changed or not: what a PR comment or status shows. */
+export interface SummaryRegion {
+  name: string;
+  used_size: number;
+  limit_size: number;
+  /** Used bytes against the parent; null when the parent has no report to compare with. */
+  change: number | null;
+}
+
 export interface SummaryTarget {
   target_name: string;
   dashboard_url: string;
@@ -88,6 +97,13 @@ export interface SummaryTarget {
     changes: Pick<UploadChanges, 'regions' | 'sections'> & Partial<UploadChanges>;
   };
   alerts: { budgets: BudgetAlert[] };
+  // Beyond the MemBrowse shape (absent from other servers' answers, so optional for readers).
+  /** What the report records: a build, a commit with its parent's footprint, or a failed build. */
+  kind?: 'full' | 'identical' | 'build_failed';
+  /** The commit the changes are measured against; null when there is none. */
+  parent_sha?: string | null;
+  /** Every region of the commit in the report's order. */
+  regions?: SummaryRegion[];
 }
 
 /** `GET /summary?commit=<sha>`: every target of the key's project that has this commit. */

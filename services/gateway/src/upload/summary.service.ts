@@ -1,14 +1,35 @@
 import { BadRequestException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { RegionPlan, type SummaryResponse, type SummaryTarget } from '@memtrail/contracts';
+import {
+  RegionPlan,
+  type SummaryRegion,
+  type SummaryResponse,
+  type SummaryTarget,
+} from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
 import { GatewayConfig } from '../config.js';
 import { evaluateBudgets, toBudgetRules } from './budgets.js';
 import { changesAgainstParent } from './changes.js';
-import { presentAlerts, presentChanges, shownRegions } from './region-view.js';
+import { presentAlerts, presentChanges, shownRegions, type ShownRegions } from './region-view.js';
 import { storedTotals } from './totals.js';
 import { comparisonUrl, dashboardUrl } from './urls.js';
 
 const SHA = /^[0-9a-f]{4,64}$/;
+
+/** Every region as shown, with its change when the parent's totals are known. */
+function summaryRegions(
+  plan: RegionPlan,
+  regions: ShownRegions,
+  parent: ShownRegions | null,
+): SummaryRegion[] {
+  return Object.entries(regions)
+    .filter(([, region]) => !region.hidden)
+    .map(([name, region]) => ({
+      name: plan.displayName(name),
+      used_size: region.used_size,
+      limit_size: region.limit_size,
+      change: parent ? region.used_size - (parent[name]?.used_size ?? 0) : null,
+    }));
+}
 
 /**
  * `GET /summary?commit=<sha>`: the changes and budget alerts of one commit across every target
@@ -89,6 +110,9 @@ export class SummaryService {
             evaluateBudgets(toBudgetRules(report.target.budgets), regions, report.branch),
           ),
         },
+        kind: report.kind,
+        parent_sha: report.parentSha,
+        regions: summaryRegions(plan, regions, parent && shownRegions(plan, parent)),
       });
     }
     const prNumber = reports
