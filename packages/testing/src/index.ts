@@ -3,3 +3,5 @@ export * from './isolated-stores.js';
 export * from './eventually.js';
 export * from './free-port.js';
 export * from './project-data.js';
+export * from './code-hosts/github.js';
+export * from './code-hosts/gitlab.js';
