@@ -1,5 +1,6 @@
 import { formatHelp, parseArgs, UsageError, type CommandSpec, type ParsedArgs } from './args.js';
 import { LOG_LEVELS, log, RuntimeError, VERSION, type CliIo, type LogLevel } from './context.js';
+import { commentSpec, runComment } from './commands/comment.js';
 import { diffSpec, runDiff } from './commands/diff.js';
 import { onboardSpec, runOnboard } from './commands/onboard.js';
 import { regionsSpec, runRegions } from './commands/regions.js';
@@ -17,6 +18,7 @@ const COMMANDS: Command[] = [
   { spec: onboardSpec, run: runOnboard },
   { spec: regionsSpec, run: runRegions },
   { spec: summarySpec, run: runSummary },
+  { spec: commentSpec, run: runComment },
   { spec: diffSpec, run: runDiff },
 ];
 

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SummaryResponse } from '@memtrail/contracts';
-import { COMMENT_MARKER, renderSummaryMarkdown } from '../src/render/summary-markdown.js';
+import type { SummaryResponse, SummaryTarget } from '@memtrail/contracts';
+import { verdictOf } from '../src/pr/verdict.js';
+import {
+  COMMENT_MARKER,
+  renderSummaryMarkdown,
+  renderTarget,
+} from '../src/render/summary-markdown.js';
 import { cleanEnv, json, recordingServer, run, tempDir, type RecordingServer } from './support.js';
 
 const summary: SummaryResponse = {
@@ -78,19 +83,93 @@ describe('summary Markdown', () => {
     expect(md).toContain('### rp2\n\nNo memory changes.');
   });
 
-  it('shows region and section deltas', () => {
-    expect(md).toContain('| FLASH | 413 B | +13 B | 256.0 KB | 0.2% |');
-    expect(md).toContain('| .text | FLASH | 236 B | +13 B |');
+  it('shows region deltas with the changed sections of each region under it', () => {
+    expect(md).toContain(
+      '| **FLASH** | 413 B | +13 B | 256.0 KB | 0.2% |\n| ↳ `.text` | 236 B | +13 B | | |',
+    );
   });
 
-  it('shows symbol changes, largest first, escaping table characters', () => {
-    const rows = md.split('\n').filter((l) => /^\| (added|removed|modified|moved) \|/.test(l));
+  it('shows symbol changes, largest first, with sizes before and after, escaping table characters', () => {
+    const rows = md.split('\n').filter((l) => /^\| (added|removed|grown|shrunk|moved) \|/.test(l));
     expect(rows).toEqual([
-      '| added | `util_checksum` | .text | 56 B | +56 B |',
-      '| removed | `old_table` | .rodata | 40 B | -40 B |',
-      '| modified | `main` | .text | 76 B | -3 B |',
-      '| moved | `rx\\|buf` | .data → .bss | 512 B | 0 B |',
+      '| added | `util_checksum` | .text | — | 56 B | +56 B |',
+      '| removed | `old_table` | .rodata | 40 B | — | -40 B |',
+      '| shrunk | `main` | .text | 79 B | 76 B | -3 B |',
+      '| moved | `rx\\|buf` | .data → .bss | 512 B | 512 B | 0 B |',
     ]);
+  });
+
+  it('limits symbol rows with maxSymbols and says how many more the comparison has', () => {
+    const limited = renderSummaryMarkdown(summary.data, undefined, { maxSymbols: 1 });
+    expect(limited).toContain('| added | `util_checksum` |');
+    expect(limited).not.toContain('`old_table`');
+    expect(limited).toContain('…and 3 more symbol changes in the comparison.');
+    expect(renderSummaryMarkdown(summary.data, undefined, { maxSymbols: 0 })).not.toContain(
+      'Symbol changes',
+    );
+  });
+
+  it('folds many targets under an overview, keeping targets with alerts open', () => {
+    const folded = renderSummaryMarkdown(summary.data, undefined, { collapseAfter: 1 });
+    expect(folded).toContain('| Target | Regions | Budgets |');
+    expect(folded).toContain(
+      '| [stm32](http://example.test/project/p1/target/stm32/compare?base=a&head=c) | FLASH 0.2% (+13 B) | :warning: 1 exceeded |',
+    );
+    expect(folded).toContain(
+      '<details open><summary><b>stm32</b> — :warning: 1 budget(s) exceeded · FLASH 0.2% (+13 B)</summary>',
+    );
+    expect(folded).toContain('<details><summary><b>rp2</b> — no regions</summary>');
+    expect(renderSummaryMarkdown(summary.data)).not.toContain('<details');
+  });
+
+  it('says why there is nothing to compare with, and when the build failed', () => {
+    const target = (extra: Partial<SummaryTarget>): SummaryTarget => ({
+      ...summary.data.targets[1]!,
+      regions: [{ name: 'FLASH', used_size: 100, limit_size: 1000, change: null }],
+      ...extra,
+    });
+    const render = (t: SummaryTarget) => renderTarget(t);
+    expect(render(target({ parent_sha: null }))).toContain(
+      'First report of this target: nothing to compare with.',
+    );
+    expect(render(target({ parent_sha: 'abcdef0123' }))).toContain(
+      'No report of the base commit `abcdef0` for this target yet, so nothing to compare with.',
+    );
+    expect(render(target({ parent_sha: 'abcdef0123' }))).toContain(
+      '| **FLASH** | 100 B | — | 1000 B | 10.0% |',
+    );
+    expect(render(target({ kind: 'build_failed' }))).toContain(
+      '**The build of this commit failed.**',
+    );
+  });
+
+  it('turns each target into a status: failure for exceeded budgets or failed builds', () => {
+    expect(verdictOf(summary.data.targets[0]!)).toEqual({
+      context: 'memtrail/stm32',
+      ok: false,
+      description: 'Budget exceeded: Flash budget: FLASH 413 B used, limit 400 B (+13 B)',
+      url: 'http://example.test/project/p1/target/stm32/compare?base=a&head=c',
+    });
+    const fine = {
+      ...summary.data.targets[1]!,
+      regions: [{ name: 'RAM', used_size: 512, limit_size: 1024, change: 0 }],
+    };
+    expect(verdictOf(fine)).toMatchObject({ ok: true, description: 'RAM 50.0% (0 B)' });
+    expect(verdictOf({ ...fine, kind: 'build_failed' })).toMatchObject({
+      ok: false,
+      description: 'Build failed',
+    });
+    const long = verdictOf({
+      ...fine,
+      regions: Array.from({ length: 20 }, (_, i) => ({
+        name: `REGION_${i}`,
+        used_size: 1,
+        limit_size: 2,
+        change: 1,
+      })),
+    });
+    expect(long.description).toHaveLength(140);
+    expect(long.description.endsWith('…')).toBe(true);
   });
 
   it('lists budget alerts', () => {

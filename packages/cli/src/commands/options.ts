@@ -5,6 +5,11 @@ import type { GitMetadata } from '@memtrail/contracts';
 import { parseDefines, splitWords, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
 import { RuntimeError } from '../context.js';
 import type { ReportRequest } from '../engine.js';
+import {
+  DEFAULT_COLLAPSE_AFTER,
+  DEFAULT_MAX_SYMBOLS,
+  type RenderOptions,
+} from '../render/summary-markdown.js';
 
 export const LINKER_OPTIONS: OptionSpec[] = [
   {
@@ -204,4 +209,31 @@ export function reportRequest(
   if (request.mapFile) requireFile(request.mapFile, 'map file');
   if (request.limits) requireFile(request.limits, 'limits linker script');
   return request;
+}
+
+/** How a summary becomes Markdown: `summary` and `comment` share them. */
+export const RENDER_OPTIONS: OptionSpec[] = [
+  {
+    name: 'template',
+    kind: 'string',
+    valueName: 'FILE',
+    description:
+      'Markdown template with {{ marker }}, {{ targets }}, {{ overview }}, {{ commit }}, {{ short_commit }}, {{ pr_number }}, {{ dashboard_url }}, {{ alert_count }}, {{ target_count }}',
+  },
+  {
+    name: 'max-symbols',
+    kind: 'string',
+    valueName: 'N',
+    description: `symbol changes shown per target (default ${DEFAULT_MAX_SYMBOLS}; 0: none)`,
+  },
+  {
+    name: 'collapse-after',
+    kind: 'string',
+    valueName: 'N',
+    description: `fold each target's details when there are more than N targets (default ${DEFAULT_COLLAPSE_AFTER})`,
+  },
+];
+
+export function renderOptions(args: ParsedArgs): RenderOptions {
+  return { maxSymbols: args.integer('max-symbols'), collapseAfter: args.integer('collapse-after') };
 }

@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { SummaryResponse } from '@memtrail/contracts';
 import { UsageError, type CommandSpec, type ParsedArgs } from '../args.js';
-import { apiKey, apiUrl, RuntimeError, userAgent, type CliIo } from '../context.js';
+import { RuntimeError, type CliIo } from '../context.js';
 import { renderSummaryMarkdown } from '../render/summary-markdown.js';
-import { retryPolicyFromEnv, sendWithRetry } from '../upload/http.js';
-import { summaryUrl } from '../upload/protocol.js';
-import { API_OPTIONS, resolvePath } from './options.js';
+import { fetchSummary } from '../upload/summary.js';
+import { API_OPTIONS, RENDER_OPTIONS, renderOptions, resolvePath } from './options.js';
 
 export const summarySpec: CommandSpec = {
   name: 'summary',
@@ -17,14 +15,20 @@ export const summarySpec: CommandSpec = {
     ...API_OPTIONS,
     { name: 'json', kind: 'boolean', description: 'print the raw server response' },
     { name: 'markdown', kind: 'boolean', description: 'print a Markdown PR comment (default)' },
-    {
-      name: 'template',
-      kind: 'string',
-      valueName: 'FILE',
-      description: 'Markdown template with {{ targets }}, {{ marker }}, {{ commit }}…',
-    },
+    ...RENDER_OPTIONS,
   ],
 };
+
+/** A user's Markdown template, read relative to the working directory. */
+export function readTemplate(args: ParsedArgs, io: CliIo): string | undefined {
+  const template = args.string('template');
+  if (template === undefined) return undefined;
+  try {
+    return readFileSync(resolvePath(io.cwd, template), 'utf8');
+  } catch (error) {
+    throw new RuntimeError(`cannot read the template ${template}: ${(error as Error).message}`);
+  }
+}
 
 export async function runSummary(args: ParsedArgs, io: CliIo): Promise<number> {
   const sha = args.positionals[0];
@@ -32,45 +36,26 @@ export async function runSummary(args: ParsedArgs, io: CliIo): Promise<number> {
   if (args.flag('json') && (args.flag('markdown') || args.has('template'))) {
     throw new UsageError('--json excludes --markdown and --template', 'summary');
   }
-  const template = args.string('template');
-  const templateText =
-    template === undefined ? undefined : readFileSync(resolvePath(io.cwd, template), 'utf8');
-  const key = apiKey(io.env, args.string('api-key-env'), 'summary');
-  const url = summaryUrl(apiUrl(args.string('api-url'), io.env), sha);
-  let body: unknown;
-  try {
-    const response = await sendWithRetry(
-      {
-        method: 'GET',
-        url,
-        headers: {
-          Authorization: `Bearer ${key}`,
-          'User-Agent': userAgent(io.env),
-          Accept: 'application/json',
-        },
-      },
-      retryPolicyFromEnv(io.env),
-      () => undefined,
-    );
-    body = response.json;
-  } catch (error) {
-    throw new RuntimeError(`cannot fetch the summary: ${(error as Error).message}`);
-  }
-  const summary = body as (Partial<SummaryResponse> & { error?: string }) | undefined;
-  if (!summary || summary.success !== true || !summary.data) {
-    throw new RuntimeError(
-      `the server did not return a summary for ${sha}: ${summary?.error ?? 'no success in the response'}`,
-    );
-  }
+  const template = readTemplate(args, io);
+  const options = renderOptions(args);
+  const body = await fetchSummary(
+    {
+      sha,
+      apiUrl: args.string('api-url'),
+      apiKeyEnv: args.string('api-key-env'),
+      command: 'summary',
+    },
+    io,
+  );
   if (args.flag('json')) {
     io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
     return 0;
   }
   try {
-    io.stdout.write(renderSummaryMarkdown(summary.data, templateText));
+    io.stdout.write(renderSummaryMarkdown(body.data, template, options));
   } catch (error) {
     throw new RuntimeError(
-      `cannot render ${template ?? 'the summary'}: ${(error as Error).message}`,
+      `cannot render ${args.string('template') ?? 'the summary'}: ${(error as Error).message}`,
     );
   }
   return 0;

@@ -35,7 +35,7 @@ export function ciKind(env: Env): CiKind {
 interface GithubUser {
   login?: string;
 }
-interface GithubEvent {
+export interface GithubEvent {
   before?: string;
   pull_request?: {
     number?: number;
@@ -47,11 +47,12 @@ interface GithubEvent {
   workflow_run?: {
     head_sha?: string;
     head_branch?: string;
+    head_repository?: { full_name?: string; owner?: GithubUser };
     pull_requests?: Array<{ number?: number; base?: { sha?: string } }>;
   };
 }
 
-function readEvent(path: string | undefined): GithubEvent {
+export function readEvent(path: string | undefined): GithubEvent {
   if (!path) return {};
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as GithubEvent;

@@ -52,15 +52,17 @@ export function retryPolicyFromEnv(env: Env): RetryPolicy {
 }
 
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: string;
   headers: Record<string, string>;
-  body?: Uint8Array;
+  body?: Uint8Array | string;
 }
 
 export interface HttpResponse {
   status: number;
   statusText: string;
+  /** Response headers, names in lower case. */
+  headers: Record<string, string>;
   text: string;
   /** The parsed JSON body, or undefined when the body is not JSON. */
   json: unknown;
@@ -126,6 +128,7 @@ async function attempt(request: HttpRequest, timeoutMs: number): Promise<RawResp
   return {
     status: response.status,
     statusText: response.statusText,
+    headers: Object.fromEntries(response.headers),
     text,
     json,
     retryAfter: response.headers.get('retry-after'),

@@ -1,0 +1,49 @@
+import type { SummaryResponse } from '@memtrail/contracts';
+import { apiKey, apiUrl, RuntimeError, userAgent, type CliIo } from '../context.js';
+import { HttpError, retryPolicyFromEnv, sendWithRetry } from './http.js';
+import { summaryUrl } from './protocol.js';
+
+export interface SummaryRequest {
+  sha: string;
+  /** `--api-url`, else MEMTRAIL_API_URL, else the default server. */
+  apiUrl?: string;
+  /** `--api-key-env`. */
+  apiKeyEnv?: string;
+  command: string;
+}
+
+/** `GET /summary?commit=<sha>`: the raw answer, checked to be a successful summary. */
+export async function fetchSummary(request: SummaryRequest, io: CliIo): Promise<SummaryResponse> {
+  const key = apiKey(io.env, request.apiKeyEnv, request.command);
+  const url = summaryUrl(apiUrl(request.apiUrl, io.env), request.sha);
+  let body: unknown;
+  try {
+    const response = await sendWithRetry(
+      {
+        method: 'GET',
+        url,
+        headers: {
+          Authorization: `Bearer ${key}`,
+          'User-Agent': userAgent(io.env),
+          Accept: 'application/json',
+        },
+      },
+      retryPolicyFromEnv(io.env),
+      () => undefined,
+    );
+    body = response.json;
+  } catch (error) {
+    const status = error instanceof HttpError ? error.response?.status : undefined;
+    const hint = status === 404 ? ' (no target has uploaded a report of this commit yet)' : '';
+    throw new RuntimeError(
+      `cannot fetch the summary of ${request.sha}: ${(error as Error).message}${hint}`,
+    );
+  }
+  const summary = body as (Partial<SummaryResponse> & { error?: string }) | undefined;
+  if (!summary || summary.success !== true || !summary.data) {
+    throw new RuntimeError(
+      `the server did not return a summary for ${request.sha}: ${summary?.error ?? 'no success in the response'}`,
+    );
+  }
+  return summary as SummaryResponse;
+}
