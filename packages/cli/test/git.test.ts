@@ -177,6 +177,40 @@ describe('GitHub Actions detection', () => {
     });
   });
 
+  it("names a fork's branch owner:branch, so it never passes for this repository's branch", () => {
+    const fork = detectGithub(
+      event('pull_request', {
+        pull_request: {
+          number: 13,
+          head: { sha: SHA_A, ref: 'main', repo: { full_name: 'contrib/sample-fw' } },
+          base: { sha: SHA_B, repo: { full_name: 'example/sample-fw' } },
+        },
+      }),
+    );
+    expect(fork.git.branch_name).toBe('contrib:main');
+    const run = detectGithub(
+      event('workflow_run', {
+        workflow_run: {
+          head_sha: SHA_A,
+          head_branch: 'main',
+          head_repository: { full_name: 'contrib/sample-fw', owner: { login: 'contrib' } },
+          pull_requests: [],
+        },
+      }),
+    );
+    expect(run.git).toMatchObject({ commit_hash: SHA_A, branch_name: 'contrib:main' });
+    const same = detectGithub(
+      event('workflow_run', {
+        workflow_run: {
+          head_sha: SHA_A,
+          head_branch: 'feat',
+          head_repository: { full_name: 'example/sample-fw' },
+        },
+      }),
+    );
+    expect(same.git.branch_name).toBe('feat');
+  });
+
   it('uses push `before` only when it is a real commit', () => {
     expect(detectGithub(event('push', { before: SHA_B })).git.base_commit_hash).toBe(SHA_B);
     expect(detectGithub(event('push', { before: ZERO })).git.base_commit_hash).toBeUndefined();

@@ -41,8 +41,8 @@ export interface GithubEvent {
     number?: number;
     title?: string;
     user?: GithubUser;
-    head?: { sha?: string; ref?: string };
-    base?: { sha?: string };
+    head?: { sha?: string; ref?: string; repo?: { full_name?: string } | null };
+    base?: { sha?: string; repo?: { full_name?: string } };
   };
   workflow_run?: {
     head_sha?: string;
@@ -64,6 +64,19 @@ export function readEvent(path: string | undefined): GithubEvent {
 }
 
 /**
+ * A fork's branch as GitHub writes it, `owner:branch`: a fork's `main` is not this repository's
+ * `main`, and recording it as such would move that branch's history to the fork's commit.
+ */
+function headBranch(
+  branch: string | undefined,
+  headRepo: string | undefined,
+  baseRepo: string | undefined,
+): string | undefined {
+  if (!branch || !headRepo || !baseRepo || headRepo === baseRepo) return branch;
+  return `${headRepo.split('/')[0]}:${branch}`;
+}
+
+/**
  * GitHub Actions: `GITHUB_SHA` is a merge commit on pull requests and the default-branch tip on
  * workflow_run, so the event payload is the source of truth for the commit, branch and base.
  */
@@ -81,7 +94,11 @@ export function detectGithub(env: Env): CiFacts {
       git,
       drop({
         commit_hash: pr.head?.sha,
-        branch_name: pr.head?.ref,
+        branch_name: headBranch(
+          pr.head?.ref,
+          pr.head?.repo?.full_name,
+          pr.base?.repo?.full_name ?? nonEmpty(env.GITHUB_REPOSITORY),
+        ),
         base_commit_hash: isRealSha(pr.base?.sha) ? pr.base.sha : undefined,
         pr_number: pr.number !== undefined ? String(pr.number) : undefined,
         pr_name: pr.title,
@@ -98,7 +115,11 @@ export function detectGithub(env: Env): CiFacts {
       git,
       drop({
         commit_hash: run.head_sha,
-        branch_name: run.head_branch,
+        branch_name: headBranch(
+          run.head_branch,
+          run.head_repository?.full_name,
+          nonEmpty(env.GITHUB_REPOSITORY),
+        ),
         pr_number: runPr?.number !== undefined ? String(runPr.number) : undefined,
         base_commit_hash: isRealSha(runPr?.base?.sha) ? runPr.base.sha : undefined,
       }),
