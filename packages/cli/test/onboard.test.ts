@@ -33,7 +33,12 @@ describe('memtrail onboard', () => {
     '--worktree-dir',
     join(worktrees.path, 'wt'),
   ];
-  const envelopes = () => server!.requests.map((r) => r.json as UploadEnvelope);
+  // Uploads only: onboarding also asks the server's summary whether a commit is uploaded.
+  const posts = () => server!.requests.filter((r) => r.method === 'POST');
+  const envelopes = () => posts().map((r) => r.json as UploadEnvelope);
+  /** Answers uploads with `upload`, and summaries with 404: the server has none of them. */
+  const uploads = (upload: () => ReturnType<typeof json>) => (request: { method: string }) =>
+    request.method === 'GET' ? json(404, { success: false, error: 'not found' }) : upload();
 
   beforeAll(() => {
     const repo = makeRepo(dir.path);
@@ -58,7 +63,7 @@ describe('memtrail onboard', () => {
 
   it('uploads the last N first-parent commits oldest first, chained to their parents', async () => {
     const statusBefore = git(dir.path, 'status', '--porcelain');
-    server = await recordingServer([json(200, successBody())]);
+    server = await recordingServer(uploads(() => json(200, successBody())));
     const result = await run(['onboard', '6', ...base(server.url)], dir.path, env);
     expect(result.code).toBe(0);
     const sent = envelopes();
@@ -96,29 +101,31 @@ describe('memtrail onboard', () => {
 
   it('skips commits already uploaded, and --restart uploads them again', async () => {
     await server!.close();
-    server = await recordingServer([json(200, successBody())]);
+    server = await recordingServer(uploads(() => json(200, successBody())));
     const again = await run(['onboard', '6', ...base(server.url)], dir.path, env);
     // A different server URL is a different record: everything is uploaded there.
     expect(again.code).toBe(0);
-    expect(server.requests).toHaveLength(6);
+    expect(posts()).toHaveLength(6);
     const resumed = await run(['onboard', '6', ...base(server.url)], dir.path, env);
     expect(resumed.code).toBe(0);
-    expect(server.requests).toHaveLength(6);
+    expect(posts()).toHaveLength(6);
     expect(resumed.stderr).toContain(
       'uploaded 0 (0 built, 0 identical, 0 build failed), 6 already uploaded',
     );
     const restarted = await run(['onboard', '6', ...base(server.url), '--restart'], dir.path, env);
     expect(restarted.code).toBe(0);
-    expect(server.requests).toHaveLength(12);
+    expect(posts()).toHaveLength(12);
   });
 
   it('stops at the first failed upload and resumes after it', async () => {
     await server!.close();
     let count = 0;
-    server = await recordingServer(() =>
-      ++count === 4
-        ? json(400, { success: false, error: 'rejected', type: 'ValidationError' })
-        : json(200, successBody()),
+    server = await recordingServer(
+      uploads(() =>
+        ++count === 4
+          ? json(400, { success: false, error: 'rejected', type: 'ValidationError' })
+          : json(200, successBody()),
+      ),
     );
     const interrupted = await run(['onboard', '6', ...base(server.url)], dir.path, env);
     expect(interrupted.code).toBe(1);
@@ -126,7 +133,7 @@ describe('memtrail onboard', () => {
       `upload of ${shas[4]} failed, stopping (run again to resume)`,
     );
     expect(interrupted.stderr).toContain('Error: rejected');
-    expect(server.requests).toHaveLength(4);
+    expect(posts()).toHaveLength(4);
     const resumed = await run(['onboard', '6', ...base(server.url)], dir.path, env);
     expect(resumed.code).toBe(0);
     expect(
@@ -142,7 +149,7 @@ describe('memtrail onboard', () => {
 
   it('chains an explicit --commits list, the first with no parent or --initial-parent', async () => {
     await server!.close();
-    server = await recordingServer([json(200, successBody())]);
+    server = await recordingServer(uploads(() => json(200, successBody())));
     const list = `${shas[2]} ${shas[4]}`;
     expect(
       (await run(['onboard', '--commits', list, ...base(server.url), '--restart'], dir.path, env))

@@ -232,6 +232,6 @@ describe('memtrail summary', () => {
   it('exits 1 with the server error', async () => {
     const result = await run(['summary', 'missing', '--api-url', server.url], dir.path, env());
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('Error: commit not found');
+    expect(result.stderr).toContain('the server has no report of this commit');
   });
 });

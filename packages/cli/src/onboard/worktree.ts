@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { git } from '../git/exec.js';
+import { updateSubmodules, type ActiveSubmodule, type SubmoduleMode } from './submodules.js';
 
 /**
  * A detached worktree where onboarding checks out and builds each commit, so the user's own
@@ -30,11 +31,15 @@ export class BuildWorktree {
     return new BuildWorktree(repo, target);
   }
 
-  async checkout(sha: string, clean: boolean): Promise<void> {
+  async checkout(
+    sha: string,
+    clean: boolean,
+    submodules: { mode: SubmoduleMode; active: ActiveSubmodule[] },
+  ): Promise<void> {
     await git(this.path, ['checkout', '--detach', '--force', '--quiet', sha]);
     if (clean) await git(this.path, ['clean', '-ffdxq']);
     if (existsSync(resolve(this.path, '.gitmodules'))) {
-      await git(this.path, ['submodule', 'update', '--init', '--recursive', '--quiet']);
+      await updateSubmodules(this.path, submodules.mode, submodules.active);
     }
   }
 

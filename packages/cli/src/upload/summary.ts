@@ -14,6 +14,20 @@ export interface SummaryRequest {
 
 /** `GET /summary?commit=<sha>`: the raw answer, checked to be a successful summary. */
 export async function fetchSummary(request: SummaryRequest, io: CliIo): Promise<SummaryResponse> {
+  const summary = await fetchSummaryIfAny(request, io);
+  if (!summary) {
+    throw new RuntimeError(
+      `cannot fetch the summary of ${request.sha}: the server has no report of this commit (no target has uploaded it yet)`,
+    );
+  }
+  return summary;
+}
+
+/** The summary, or null when the server has no report of the commit (HTTP 404). */
+export async function fetchSummaryIfAny(
+  request: SummaryRequest,
+  io: CliIo,
+): Promise<SummaryResponse | null> {
   const key = apiKey(io.env, request.apiKeyEnv, request.command);
   const url = summaryUrl(apiUrl(request.apiUrl, io.env), request.sha);
   let body: unknown;
@@ -33,10 +47,9 @@ export async function fetchSummary(request: SummaryRequest, io: CliIo): Promise<
     );
     body = response.json;
   } catch (error) {
-    const status = error instanceof HttpError ? error.response?.status : undefined;
-    const hint = status === 404 ? ' (no target has uploaded a report of this commit yet)' : '';
+    if (error instanceof HttpError && error.response?.status === 404) return null;
     throw new RuntimeError(
-      `cannot fetch the summary of ${request.sha}: ${(error as Error).message}${hint}`,
+      `cannot fetch the summary of ${request.sha}: ${(error as Error).message}`,
     );
   }
   const summary = body as (Partial<SummaryResponse> & { error?: string }) | undefined;
