@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { UsageError } from './args.js';
 import { ciKind, type Env } from './git/ci.js';
@@ -75,4 +76,18 @@ export function info(io: CliIo, message: string): void {
 
 export function warn(io: CliIo, message: string): void {
   log(io, 'WARNING', message);
+}
+
+/**
+ * GitHub Actions' job summary (`GITHUB_STEP_SUMMARY`): Markdown shown on the run's page. Outside
+ * GitHub Actions the variable is unset and nothing is written.
+ */
+export function appendStepSummary(io: CliIo, markdown: string): void {
+  const file = io.env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    appendFileSync(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+  } catch (error) {
+    warn(io, `cannot write the job summary ${file}: ${(error as Error).message}`);
+  }
 }

@@ -1,7 +1,6 @@
-import { appendFileSync } from 'node:fs';
 import type { SummaryTarget } from '@memtrail/contracts';
 import { UsageError, type CommandSpec, type ParsedArgs } from '../args.js';
-import { debug, info, RuntimeError, userAgent, warn, type CliIo } from '../context.js';
+import { appendStepSummary, debug, info, RuntimeError, userAgent, type CliIo } from '../context.js';
 import { ciKind, detectCi, readEvent, type Env } from '../git/ci.js';
 import { gitOrNull } from '../git/exec.js';
 import { GITHUB_API, GITHUB_MAX_BODY, GitHub } from '../pr/github.js';
@@ -182,17 +181,6 @@ function stateWord(verdict: Verdict): string {
   return verdict.ok ? 'success' : 'failure';
 }
 
-/** The workflow's own page of results: GitHub shows the Markdown under the job. */
-function writeStepSummary(io: CliIo, markdown: string): void {
-  const file = io.env.GITHUB_STEP_SUMMARY;
-  if (!file) return;
-  try {
-    appendFileSync(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
-  } catch (error) {
-    warn(io, `cannot write the job summary ${file}: ${(error as Error).message}`);
-  }
-}
-
 async function postGithub(ctx: Context): Promise<void> {
   const { args, io, sha } = ctx;
   const env = io.env;
@@ -258,7 +246,7 @@ async function postGithub(ctx: Context): Promise<void> {
       );
     }
   }
-  writeStepSummary(io, renderSummaryMarkdown(latest, ctx.template, ctx.options));
+  appendStepSummary(io, renderSummaryMarkdown(latest, ctx.template, ctx.options));
 }
 
 /**

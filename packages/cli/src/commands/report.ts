@@ -1,6 +1,7 @@
 import type { MemoryReport } from '@memtrail/contracts';
 import { UsageError, type CommandSpec, type ParsedArgs } from '../args.js';
 import {
+  appendStepSummary,
   apiKey,
   apiUrl,
   debug,
@@ -152,6 +153,13 @@ export async function runReport(args: ParsedArgs, io: CliIo): Promise<number> {
   // With --output-raw-response stdout must stay pure JSON for the file the CI step writes.
   (rawOutput ? io.stderr : io.stdout).write(`${resultLine(response, target, sha)}\n`);
   const budgets = budgetsOf(response);
+  appendStepSummary(
+    io,
+    [
+      resultLine(response, target, sha),
+      ...budgetLines(budgets).map((l) => `- :warning: ${l}`),
+    ].join('\n\n'),
+  );
   if (budgets.length > 0) {
     if (args.flag('dont-fail-on-alerts')) {
       warn(io, `${budgets.length} budget(s) exceeded (not failing: --dont-fail-on-alerts)`);
