@@ -15,6 +15,7 @@ import { createIsolatedStores, GithubStandIn, type IsolatedStores } from '@memtr
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
+import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
 import { ELF, firmwareFiles, SCRIPT, SCRIPT_DIR } from '../../packages/cli/test/firmware.js';
 import { cleanEnv, git, makeRepo, tempDir } from '../../packages/cli/test/support.js';
 import { runCompositeAction } from './composite-action.js';
@@ -111,6 +112,7 @@ describe('the GitHub Actions, released and run in a simulated job', () => {
         REDIS_URL: stores.redisUrl,
         QUEUE_PREFIX: stores.queuePrefix,
         CORE_URL: 'https://memtrail.example',
+        JWT_SECRET: TEST_JWT_SECRET,
         UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
       }),
     );

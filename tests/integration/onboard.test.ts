@@ -15,6 +15,7 @@ import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
+import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
 import {
   buildFirmwareProject,
   ELF,
@@ -80,6 +81,7 @@ describe('memtrail onboard with real repositories and builds', () => {
         REDIS_URL: stores.redisUrl,
         QUEUE_PREFIX: stores.queuePrefix,
         CORE_URL: 'https://memtrail.example',
+        JWT_SECRET: TEST_JWT_SECRET,
         UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
       }),
     );

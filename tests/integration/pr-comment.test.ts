@@ -20,6 +20,7 @@ import {
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
+import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
 import { ELF, firmwareFiles, SCRIPT, SCRIPT_DIR } from '../../packages/cli/test/firmware.js';
 import { cleanEnv, makeRepo, tempDir } from '../../packages/cli/test/support.js';
 
@@ -126,6 +127,7 @@ describe('memtrail comment → gateway /summary → GitHub and GitLab stand-ins'
         REDIS_URL: stores.redisUrl,
         QUEUE_PREFIX: stores.queuePrefix,
         CORE_URL: 'https://memtrail.example',
+        JWT_SECRET: TEST_JWT_SECRET,
         UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
       }),
     );

@@ -285,7 +285,10 @@ describe('memtrail onboard building real firmware', () => {
     const result = await run(args(), dir.path, env);
     expect(result.stderr).toContain('uploaded 4 (2 built, 2 identical, 0 build failed)');
     expect(result.code).toBe(0);
-    const sent = server.requests.map((r) => r.json as UploadEnvelope);
+    // Uploads only: onboarding first asks the server's summary whether a commit is uploaded.
+    const sent = server.requests
+      .filter((r) => r.method === 'POST')
+      .map((r) => r.json as UploadEnvelope);
     expect(sent.map((e) => [e.metadata.git.commit_hash, e.metadata.identical])).toEqual([
       [shas[0], false],
       [shas[1], true],
