@@ -43,7 +43,8 @@ export interface ReportSection {
  *   would count free space (a stack pinned at the region's end makes ld say 100 %), where
  *   `--skip-section` removed a section the linker placed there, and for IAR and Arm layouts;
  * - `address`: the sum of the sections whose address lies in the region (no placement known);
- * - `container`: the sum of its `children` (nothing is placed in the region itself).
+ * - `container`: the sum of its `children` (nothing is placed in the region itself, except in an
+ *   Arm load region, which also stores the load images of execution regions running elsewhere).
  */
 export type UsedSizeBasis = 'linker' | 'linker_extended' | 'occupied' | 'address' | 'container';
 
@@ -60,7 +61,10 @@ export interface ReportRegion {
   used_size_basis?: UsedSizeBasis;
   /** The linker's own figure, when `used_size` is measured otherwise (`linker_extended`, `occupied`). */
   linker_used_size?: number;
-  /** A region around others with nothing placed in it directly: `used_size` sums its `children`. */
+  /**
+   * A region around others: `used_size` sums its `children` (and, for an Arm load region, the load
+   * images placed in it directly; other containers hold nothing themselves).
+   */
   container?: boolean;
   /** Regions directly inside a container, in declaration order. */
   children?: string[];

@@ -126,9 +126,20 @@ function segmentHolding(
   );
 }
 
-function loadAddressOf(segments: LayoutSegment[], section: LayoutSection): number | undefined {
+/**
+ * Where a section with contents is stored when that differs from where it runs: from the PT_LOAD
+ * segment whose file image holds it, as BFD computes an LMA (a segment that only reserves memory,
+ * such as one ld makes for a NOLOAD region, can cover the same run addresses).
+ */
+export function loadAddressOf(
+  segments: LayoutSegment[],
+  section: LayoutSection,
+): number | undefined {
   if (section.type === 'NOBITS') return undefined;
-  const segment = segmentHolding(segments, section);
+  const segment = segments.find(
+    (s) =>
+      section.address >= s.virtAddr && section.address + section.size <= s.virtAddr + s.fileSize,
+  );
   if (!segment) return undefined;
   const loadAddress = segment.physAddr + (section.address - segment.virtAddr);
   return loadAddress === section.address ? undefined : loadAddress;
@@ -173,8 +184,10 @@ export function buildMemoryLayout(options: BuildLayoutOptions): MemoryLayoutResu
   }));
   const byName = new Map(declared.map((slot) => [slot.name, slot]));
   const assignments = options.assignments;
+  const assignmentOf = (section: LayoutSection): SectionAssignment | undefined =>
+    typeof assignments === 'function' ? assignments(section) : assignments?.get(section.name);
   const assigned = (section: LayoutSection, which: keyof SectionAssignment): Slot | undefined => {
-    const name = assignments?.get(section.name)?.[which];
+    const name = assignmentOf(section)?.[which];
     if (name === undefined) return undefined;
     const slot = byName.get(name);
     if (!slot)
@@ -187,7 +200,7 @@ export function buildMemoryLayout(options: BuildLayoutOptions): MemoryLayoutResu
   for (const section of allocated) {
     if (skip.has(section.name)) {
       // Gone from the report, but the linker placed it: its figure still counts it.
-      const assignment = assignments?.get(section.name);
+      const assignment = assignmentOf(section);
       const runSlot = byName.get(assignment?.region ?? '');
       const loadSlot = byName.get(assignment?.loadRegion ?? '');
       const loadAddress = loadAddressOf(segments, section);
@@ -365,23 +378,40 @@ function finish(slots: Slot[], options: BuildLayoutOptions): Record<string, Memo
   const measures = new Map(
     slots.map((slot) => [slot.name, measure(slot, assigning, options.usage ?? 'extent')]),
   );
+  const declaredParents = new Map(
+    (options.regions ?? []).flatMap((r) => (r.parent !== undefined ? [[r.name, r.parent]] : [])),
+  );
+  const declaredChildren = new Map<string, string[]>();
+  for (const [child, parent] of declaredParents)
+    declaredChildren.set(parent, [...(declaredChildren.get(parent) ?? []), child]);
   const nesting = containers(
     slots
-      .filter((slot) => slot.declared)
+      .filter((slot) => slot.declared && !declaredParents.has(slot.name))
+      .filter((slot) => !declaredChildren.has(slot.name))
       .map((slot) => ({ ...slot, holdsSections: slot.placed.length > 0 })),
     (region) => measures.get(region.name)!.used,
   );
   const layout: Record<string, MemoryLayoutRegion> = {};
   for (const slot of slots) {
-    const children = nesting.children.get(slot.name);
-    const { used, basis, linker } = children
+    const declaredKids = declaredChildren.get(slot.name);
+    const children = declaredKids ?? nesting.children.get(slot.name);
+    const { used, basis, linker } = declaredKids
       ? {
-          used: nesting.used(slot.name),
+          used: declaredKids.reduce(
+            (sum, child) => sum + measures.get(child)!.used,
+            measures.get(slot.name)!.used,
+          ),
           basis: 'container' as const,
           linker: undefined,
         }
-      : measures.get(slot.name)!;
-    const parent = nesting.parents.get(slot.name);
+      : children
+        ? {
+            used: nesting.used(slot.name),
+            basis: 'container' as const,
+            linker: undefined,
+          }
+        : measures.get(slot.name)!;
+    const parent = declaredParents.get(slot.name) ?? nesting.parents.get(slot.name);
     layout[slot.name] = {
       address: slot.address,
       limit_size: slot.reportedLimit,

@@ -1,4 +1,4 @@
-export { buildMemoryLayout, LayoutError } from './build.js';
+export { buildMemoryLayout, LayoutError, loadAddressOf } from './build.js';
 export type {
   BuildLayoutOptions,
   LayoutRegion,
@@ -8,4 +8,5 @@ export type {
   MemoryLayoutResult,
   RegionUsage,
   SectionAssignment,
+  SectionAssignments,
 } from './types.js';

@@ -29,7 +29,18 @@ export interface LayoutRegion {
   origin: number;
   length: number;
   kind?: 'flash' | 'ram' | 'rom' | 'unknown';
+  /**
+   * The region this one lies in as the configuration declares it (an Arm execution region running
+   * in place in its load region). The parent is a container that also holds what is placed in it
+   * directly (load images of execution regions that run elsewhere).
+   */
+  parent?: string;
 }
+
+/** Placement by output-section name, or per section (ILINK names the pieces of a region alike). */
+export type SectionAssignments =
+  | ReadonlyMap<string, SectionAssignment>
+  | ((section: LayoutSection) => SectionAssignment | undefined);
 
 /**
  * Where a linker configuration places one output section (GNU ld `> REGION AT> LOAD_REGION`,
@@ -68,7 +79,7 @@ export interface BuildLayoutOptions {
    * an entry (or whose entry names no region) go to the smallest region holding their address
    * (compat spec §4.6); so does everything when this is absent.
    */
-  assignments?: ReadonlyMap<string, SectionAssignment>;
+  assignments?: SectionAssignments;
   /** How assigned sections are measured (default `extent`, GNU ld's figure). */
   usage?: RegionUsage;
 }
