@@ -9,3 +9,4 @@ export * from './demangle/index.js';
 export * from './mapfile/index.js';
 export * from './diff/index.js';
 export * from './source-paths/index.js';
+export * from './layouts/index.js';

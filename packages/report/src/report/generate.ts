@@ -3,13 +3,7 @@ import type { MemoryReport, ProgramHeader } from '@memtrail/contracts';
 import { SHF_TLS, SHT_NOBITS } from '../elf/constants.js';
 import { type ElfFile, type ElfSegment, parseElf } from '../elf/index.js';
 import { type LayoutSection, type MemoryLayoutRegion, buildMemoryLayout } from '../layout/index.js';
-import {
-  type LinkerScriptModel,
-  formatPosition,
-  linkerInputs,
-  loadLinkerScripts,
-  sectionAssignments,
-} from '../linker/index.js';
+import { type LayoutImage, loadLayout } from '../layouts/index.js';
 import { parseMapFile } from '../mapfile/index.js';
 import { reportSymbols } from './symbols.js';
 
@@ -18,7 +12,10 @@ export interface GenerateReportOptions {
   elf: Uint8Array | string;
   /** `file_path` as the user wrote it; defaults to `elf` when that is a path. */
   filePath?: string;
-  /** GNU ld scripts giving the MEMORY regions; none means the default Code/Data regions. */
+  /**
+   * Linker configuration (GNU ld scripts, IAR ICF files or an Arm scatter file, detected) giving
+   * the memory regions; none means the default Code/Data regions.
+   */
   linkerScripts?: string[];
   /** `--def VAR=VALUE` entries. */
   defs?: string[];
@@ -55,22 +52,12 @@ function programHeaders(segments: ElfSegment[]): ProgramHeader[] {
   }));
 }
 
-function loadScripts(
-  elf: ElfFile,
-  scripts: string[],
-  defs: string[],
-  options: GenerateReportOptions,
-  warn: (m: string) => void,
-): LinkerScriptModel {
-  const model = loadLinkerScripts({
-    inputs: linkerInputs(scripts, defs),
-    cwd: options.cwd,
-    searchPaths: options.searchPaths,
-    addressBits: elf.is64 ? 64 : 32,
+/** `NAME=VALUE` → [NAME, VALUE]. */
+function definitions(defs: string[]): Array<[string, string]> {
+  return defs.map((def) => {
+    const eq = def.indexOf('=');
+    return [def.slice(0, eq), def.slice(eq + 1)];
   });
-  for (const w of model.warnings)
-    warn(w.position ? `${formatPosition(w.position)}: ${w.message}` : w.message);
-  return model;
 }
 
 function layoutSections(elf: ElfFile): LayoutSection[] {
@@ -84,6 +71,25 @@ function layoutSections(elf: ElfFile): LayoutSection[] {
   }));
 }
 
+/** What linker configurations need from the ELF: sections, segments, global symbols, headers. */
+export function elfLayoutImage(elf: ElfFile): LayoutImage {
+  return {
+    sections: layoutSections(elf),
+    segments: elf.segments.map((s) => ({
+      type: s.typeName,
+      virtAddr: s.virtAddr,
+      physAddr: s.physAddr,
+      fileSize: s.fileSize,
+      memSize: s.memSize,
+      flags: s.flagsString,
+    })),
+    symbols: new Set(
+      elf.symbols.filter((s) => s.binding !== 'LOCAL' && s.sectionIndex !== 0).map((s) => s.name),
+    ),
+    headerSize: elf.is64 ? 64 + 56 * elf.segments.length : 52 + 32 * elf.segments.length,
+  };
+}
+
 function memoryLayout(
   elf: ElfFile,
   options: GenerateReportOptions,
@@ -94,23 +100,28 @@ function memoryLayout(
   const limits = options.limits ?? [];
   if (limits.length > 0 && scripts.length === 0)
     throw new Error('--limits needs the primary linker scripts as well');
-  const sections = layoutSections(elf);
-  const model = scripts.length > 0 ? loadScripts(elf, scripts, defs, options, warn) : undefined;
+  const image = elfLayoutImage(elf);
+  const load = (files: string[]) => {
+    const layout = loadLayout({
+      files,
+      definitions: definitions(defs),
+      cwd: options.cwd,
+      searchPaths: options.searchPaths,
+      addressBits: elf.is64 ? 64 : 32,
+      image,
+    });
+    layout.warnings.forEach(warn);
+    return layout;
+  };
+  const layout = scripts.length > 0 ? load(scripts) : undefined;
   const result = buildMemoryLayout({
-    sections,
-    segments: elf.segments.map((s) => ({
-      type: s.typeName,
-      virtAddr: s.virtAddr,
-      physAddr: s.physAddr,
-      fileSize: s.fileSize,
-      memSize: s.memSize,
-      flags: s.flagsString,
-    })),
-    regions: model?.regions,
-    limits: limits.length > 0 ? loadScripts(elf, limits, defs, options, warn).regions : undefined,
+    sections: image.sections,
+    segments: image.segments,
+    regions: layout?.regions,
+    limits: limits.length > 0 ? load(limits).regions : undefined,
     skipSections: options.skipSections,
-    assignments:
-      model && model.placements.length > 0 ? sectionAssignments(model, sections) : undefined,
+    assignments: layout?.assignments,
+    ...(layout && { usage: layout.usage }),
   });
   result.warnings.forEach(warn);
   return result.memoryLayout;

@@ -1,0 +1,330 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  generateReport,
+  listLayoutRegions,
+  ScatterError,
+  type GeneratedReport,
+} from '@memtrail/report';
+import { parsePreprocessorLine, predefinedMacros, preprocess } from '../src/cpp/index.js';
+import { readScatter } from '../src/scatter/index.js';
+import { SCATTER_CASES } from './fixtures/scatter/cases.js';
+import {
+  buildLayoutFirmware,
+  coveredBytes,
+  objdumpSections,
+  type Firmware,
+  type TruthSection,
+} from './layout-firmware.js';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'scatter');
+
+describe('scatter files: regions worked out by hand', () => {
+  it('covers at least 20 layouts', () => {
+    expect(new Set(SCATTER_CASES.map((c) => c.file)).size).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(SCATTER_CASES)('$name', ({ file, defs, searchPaths, regions, warning }) => {
+    const result = listLayoutRegions({
+      files: [file],
+      definitions: Object.entries(defs ?? {}),
+      searchPaths: searchPaths?.map((dir) => join(fixtures, dir)),
+      cwd: fixtures,
+    });
+    expect(result.format).toBe('arm-scatter');
+    expect(result.regions.map(({ unresolved: _, ...rest }) => rest)).toEqual(regions);
+    // Every missing value says why.
+    for (const region of result.regions) {
+      expect(region.unresolved !== undefined).toBe(
+        region.origin === null || region.length === null,
+      );
+    }
+    if (warning) expect(result.warnings.join('\n')).toMatch(warning);
+  });
+});
+
+describe('scatter-file preprocessing against GNU cpp', () => {
+  const preprocessed = [...new Set(SCATTER_CASES.map((c) => c.file))].filter((file) =>
+    readFileSync(join(fixtures, file), 'utf8').startsWith('#!'),
+  );
+
+  it.each(preprocessed)('%s gives the tokens cpp gives with the #! line options', (file) => {
+    const text = readFileSync(join(fixtures, file), 'utf8');
+    const [first, ...rest] = text.split('\n');
+    const command = parsePreprocessorLine(first!)!;
+    const definitions = [...predefinedMacros(command), ...command.definitions];
+    const searchPaths = SCATTER_CASES.find((c) => c.file === file)?.searchPaths ?? [];
+    const includeDirs = [...command.includeDirs, ...searchPaths];
+    const args = [
+      ...includeDirs.map((dir) => `-I${dir}`),
+      ...definitions.map(([name, value]) =>
+        value === undefined ? `-U${name}` : `-D${name}=${value}`,
+      ),
+    ];
+    const cpp = spawnSync(
+      'arm-none-eabi-cpp',
+      ['-undef', '-nostdinc', '-P', '-x', 'c', ...args, '-'],
+      {
+        input: ['', ...rest].join('\n'),
+        cwd: fixtures,
+        encoding: 'utf8',
+      },
+    );
+    expect(cpp.status).toBe(0);
+    const ours = preprocess(file, ['', ...rest].join('\n'), {
+      includeDirs,
+      definitions,
+      cwd: fixtures,
+    });
+    const squeeze = (s: string) => s.replace(/\s+/g, '');
+    expect(squeeze(ours.lines.map((l) => l.text).join('\n'))).toBe(squeeze(cpp.stdout));
+  });
+});
+
+describe('scatter files that armlink refuses', () => {
+  it.each([
+    [
+      'an undefined name',
+      'LR 0x0 SIZE { ER 0x0 { *(+RO) } }',
+      /1:8: unknown name 'SIZE'.*--def SIZE=VALUE/,
+    ],
+    [
+      'an unclosed load region',
+      'LR 0x0 0x100 {\n ER 0x0 { *(+RO) }\n',
+      /load region LR is not closed/,
+    ],
+    [
+      'nested execution regions',
+      'LR 0x0 { ER 0x0 { ER2 0x10 { } } }',
+      /execution regions cannot be nested/,
+    ],
+    [
+      'a negative size without EMPTY',
+      'LR 0x0 { ER 0x100 -0x10 { } }',
+      /negative size without EMPTY/,
+    ],
+    ['EMPTY without a length', 'LR 0x0 { ER 0x100 EMPTY { } }', /EMPTY region ER needs a length/],
+    ['a region declared twice', 'LR 0x0 { ER 0x0 { } ER 0x10 { } }', /region ER is declared twice/],
+    [
+      'ImageLimit of a region declared later',
+      'LR 0x0 { A ImageLimit(B) { } B 0x100 { } }',
+      /imagelimit\(B\): no region B is declared before this point/,
+    ],
+    ['a region without a base address', 'LR { }', /load region LR has no base address/],
+    ['division by zero', 'LR (1/0) { }', /division by zero/],
+  ])('refuses %s with the position', (_name, text, message) => {
+    expect(() => readScatter('bad.sct', text, { cwd: fixtures })).toThrow(ScatterError);
+    expect(() => readScatter('bad.sct', text, { cwd: fixtures })).toThrow(message);
+  });
+
+  it('stops at #error, as the preprocessor armlink runs does', () => {
+    expect(() => readScatter('bad.sct', '#! armcc -E\n#error no target selected\n')).toThrow(
+      /bad\.sct:2:2: #error no target selected/,
+    );
+  });
+
+  it('warns when a ScatterAssert fails, as armlink would stop the link', () => {
+    const model = readScatter(
+      'assert.sct',
+      'LR 0x0 0x100 { ER 0x0 0x100 { } }\nScatterAssert(0x100 < 0x80)\n',
+    );
+    expect(model.warnings).toEqual([
+      {
+        message: 'ScatterAssert failed (armlink would stop the link)',
+        position: { file: 'assert.sct', line: 2, column: 1 },
+      },
+    ]);
+  });
+
+  it('needs the include directory of an #include', () => {
+    expect(() =>
+      listLayoutRegions({ files: ['16-include-from-search-path.sct'], cwd: fixtures }),
+    ).toThrow(/cannot find include file 'memory_map.h'/);
+  });
+});
+
+/**
+ * The firmware linked by GNU ld scripts that lay out and name sections as armlink does for these
+ * scatter files. Each region lists the sections armlink puts there (`NAME@load` for a load image)
+ * and the execution regions running in place inside it; its used size is the bytes they cover
+ * (objdump's sizes and addresses), plus its children's.
+ */
+interface ElfCase {
+  file: string;
+  script: string;
+  regions: Record<string, { own: string[]; children?: string[] }>;
+  /** Regions whose address armlink computes from the image (compared with ld's layout). */
+  computed?: Record<string, string>;
+}
+
+const ELF_CASES: ElfCase[] = [
+  {
+    file: '01-uvision-stm32f4.sct',
+    script: 'elf/01-uvision-stm32f4.ld',
+    regions: {
+      LR_IROM1: { own: ['RW_IRAM1@load'], children: ['ER_IROM1'] },
+      ER_IROM1: { own: ['ER_IROM1'] },
+      RW_IRAM1: { own: ['RW_IRAM1'] },
+      RW_IRAM2: { own: [] },
+    },
+  },
+  {
+    file: '02-cmsis-ac6.sct',
+    script: 'elf/02-cmsis-ac6.ld',
+    regions: {
+      LR_ROM: { own: ['RW_RAM@load'], children: ['ER_ROM'] },
+      ER_ROM: { own: ['ER_ROM'] },
+      RW_RAM: { own: ['RW_RAM'] },
+      ARM_LIB_HEAP: { own: ['ARM_LIB_HEAP'] },
+      ARM_LIB_STACK: { own: ['ARM_LIB_STACK'] },
+    },
+    computed: { ARM_LIB_HEAP: 'ARM_LIB_HEAP' },
+  },
+  {
+    file: '05-nxp-kinetis.scf',
+    script: 'elf/05-nxp-kinetis.ld',
+    regions: {
+      LR_m_text: {
+        own: ['RW_m_data@load'],
+        children: ['VECTOR_ROM', 'ER_m_flash_config', 'ER_m_text', 'VECTOR_RAM'],
+      },
+      VECTOR_ROM: { own: ['VECTOR_ROM'] },
+      ER_m_flash_config: { own: ['ER_m_flash_config'] },
+      ER_m_text: { own: ['ER_m_text'] },
+      VECTOR_RAM: { own: [] },
+      RW_m_data: { own: ['RW_m_data'] },
+      RW_m_data_2: { own: ['RW_m_data_2'] },
+      ARM_LIB_HEAP: { own: ['ARM_LIB_HEAP'] },
+      ARM_LIB_STACK: { own: ['ARM_LIB_STACK'] },
+    },
+    computed: { ARM_LIB_HEAP: 'ARM_LIB_HEAP' },
+  },
+  {
+    file: '07-infineon-psoc6-cm4.sct',
+    script: 'elf/07-infineon-psoc6-cm4.ld',
+    regions: {
+      LR_IROM: { own: [], children: ['.cy_m0p_image'] },
+      '.cy_m0p_image': { own: ['.cy_m0p_image'] },
+      LR_IROM1: {
+        own: ['RW_RAM_DATA@load'],
+        children: ['ER_FLASH_VECTORS', 'ER_FLASH_CODE', '.cy_app_signature'],
+      },
+      ER_FLASH_VECTORS: { own: ['ER_FLASH_VECTORS'] },
+      ER_FLASH_CODE: { own: ['ER_FLASH_CODE'] },
+      ER_RAM_VECTORS: { own: ['ER_RAM_VECTORS'] },
+      RW_RAM_DATA: { own: ['RW_RAM_DATA'] },
+      RW_IRAM1: { own: ['RW_IRAM1'] },
+      ARM_LIB_HEAP: { own: ['ARM_LIB_HEAP'] },
+      ARM_LIB_STACK: { own: ['ARM_LIB_STACK'] },
+      '.cy_app_signature': { own: ['.cy_app_signature'] },
+      LR_EM_EEPROM: { own: [], children: ['.cy_em_eeprom'] },
+      '.cy_em_eeprom': { own: ['.cy_em_eeprom'] },
+      LR_SFLASH_USER_DATA: { own: [], children: ['.cy_sflash_user_data'] },
+      '.cy_sflash_user_data': { own: [] },
+      LR_EROM: { own: [], children: ['.cy_xip'] },
+      '.cy_xip': { own: [] },
+      CYMETA: { own: [], children: ['.cymeta'] },
+      '.cymeta': { own: ['.cymeta'] },
+    },
+    computed: {
+      ER_FLASH_CODE: 'ER_FLASH_CODE',
+      RW_RAM_DATA: 'RW_RAM_DATA',
+      RW_IRAM1: 'RW_IRAM1',
+      ARM_LIB_HEAP: 'ARM_LIB_HEAP',
+    },
+  },
+  {
+    file: '08-nuvoton-relative.sct',
+    script: 'elf/08-nuvoton-relative.ld',
+    regions: {
+      LR_IROM1: { own: ['RW_IRAM1@load'], children: ['ER_IROM1'] },
+      ER_IROM1: { own: ['ER_IROM1'] },
+      ARM_LIB_STACK: { own: ['ARM_LIB_STACK'] },
+      RW_IRAM1: { own: ['RW_IRAM1'] },
+      ARM_LIB_HEAP: { own: ['ARM_LIB_HEAP'] },
+    },
+    computed: { RW_IRAM1: 'RW_IRAM1', ARM_LIB_HEAP: 'ARM_LIB_HEAP' },
+  },
+  {
+    file: '11-multi-load-relative.sct',
+    script: 'elf/11-multi-load-relative.ld',
+    regions: {
+      LR_BOOT: { own: [], children: ['ER_BOOT'] },
+      ER_BOOT: { own: ['ER_BOOT'] },
+      LR_APP: { own: ['RW_APP@load'], children: ['ER_APP'] },
+      ER_APP: { own: ['ER_APP'] },
+      RW_APP: { own: ['RW_APP'] },
+      LR_CAL: { own: [], children: ['ER_CAL'] },
+      ER_CAL: { own: ['ER_CAL'] },
+    },
+    computed: { LR_APP: 'ER_APP', ER_APP: 'ER_APP', LR_CAL: 'ER_CAL', ER_CAL: 'ER_CAL' },
+  },
+];
+
+/** Bytes the listed sections cover: `NAME` at its run address, `NAME@load` at its load address. */
+function ownBytes(truth: TruthSection[], entries: string[]): number {
+  const ranges: Array<[number, number]> = [];
+  for (const entry of entries) {
+    const [name, load] = entry.split('@') as [string, string | undefined];
+    for (const section of truth.filter((s) => s.name === name && (!load || s.load))) {
+      const start = load ? section.lma : section.vma;
+      ranges.push([start, start + section.size]);
+    }
+  }
+  return coveredBytes(ranges);
+}
+
+describe('scatter files on firmware laid out as armlink does', () => {
+  let firmware: Firmware;
+  beforeAll(() => {
+    firmware = buildLayoutFirmware();
+  });
+  afterAll(() => firmware.cleanup());
+
+  it.each(ELF_CASES)('$file', ({ file, script, regions, computed }) => {
+    const elf = firmware.link(join(fixtures, script), file);
+    const truth = objdumpSections(elf);
+    const warnings: string[] = [];
+    const report: GeneratedReport = generateReport({
+      elf,
+      linkerScripts: [file],
+      cwd: fixtures,
+      onWarning: (m) => warnings.push(m),
+    });
+    const layout = report.memory_layout;
+    expect(Object.keys(layout).sort()).toEqual(Object.keys(regions).sort());
+    const used = (name: string): number =>
+      ownBytes(truth, regions[name]!.own) +
+      (regions[name]!.children ?? []).reduce((sum, child) => sum + used(child), 0);
+    for (const [name, expected] of Object.entries(regions)) {
+      const region = layout[name]!;
+      expect({ name, used: region.used_size }).toEqual({ name, used: used(name) });
+      const listed = region.sections.map((s) => s.name).sort();
+      expect({ name, listed }).toEqual({
+        name,
+        listed: expected.own
+          .flatMap((entry) => {
+            const [section, load] = entry.split('@') as [string, string | undefined];
+            return truth.filter((s) => s.name === section && (!load || s.load)).map((s) => s.name);
+          })
+          .sort(),
+      });
+      expect({ name, children: region.children }).toEqual({ name, children: expected.children });
+      for (const child of expected.children ?? []) expect(layout[child]!.parent).toBe(name);
+    }
+    // Addresses armlink derives from the image (ImageLimit, +0) agree with the linked layout.
+    for (const [region, section] of Object.entries(computed ?? {})) {
+      const first = truth.filter((s) => s.name === section).sort((a, b) => a.vma - b.vma)[0]!;
+      expect({ region, address: layout[region]!.address }).toEqual({ region, address: first.vma });
+    }
+    // Every allocated section is listed in a region, nothing twice (load images apart).
+    const listed = Object.values(layout).flatMap((r) => r.sections);
+    expect(listed.length).toBe(
+      truth.length + truth.filter((s) => s.load && s.lma !== s.vma).length,
+    );
+    expect(warnings.filter((w) => /outside|is in no memory region|left out/.test(w))).toEqual([]);
+  });
+});
