@@ -2,11 +2,14 @@
  * The CLI's view of the report engine (`@memtrail/report`): one place that maps CLI options onto
  * the engine's options, so commands never depend on the engine's option names.
  */
+import { readFileSync } from 'node:fs';
 import {
+  elfLayoutImage,
   generateReport,
-  listMemoryRegions,
+  listLayoutRegions,
+  parseElf,
   relativeSource,
-  type MemoryRegionListing,
+  type RegionListing,
 } from '@memtrail/report';
 import type { MemoryReport } from '@memtrail/contracts';
 
@@ -57,12 +60,27 @@ export function buildReport(
   return report;
 }
 
-/** MEMORY regions of the scripts in declaration order; `defines` fill names the scripts leave undefined. */
-export function parseRegions(
-  scripts: string[],
-  defines: Record<string, string>,
-  searchPaths: string[],
-  cwd: string,
-): MemoryRegionListing[] {
-  return listMemoryRegions({ scripts, defsyms: defsyms(defines), searchPaths, cwd });
+export interface RegionsRequest {
+  files: string[];
+  defines: Record<string, string>;
+  searchPaths: string[];
+  cwd: string;
+  /** The linked ELF, for scatter-file values that depend on the image (ImageLimit, `+0`). */
+  elfPath?: string;
+}
+
+/** Regions of the linker configuration in declaration order, and what it made us warn about. */
+export function parseRegions(request: RegionsRequest): {
+  regions: RegionListing[];
+  warnings: string[];
+} {
+  return listLayoutRegions({
+    files: request.files,
+    definitions: Object.entries(request.defines),
+    searchPaths: request.searchPaths,
+    cwd: request.cwd,
+    ...(request.elfPath !== undefined && {
+      image: elfLayoutImage(parseElf(readFileSync(request.elfPath))),
+    }),
+  });
 }

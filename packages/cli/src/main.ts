@@ -24,7 +24,7 @@ const COMMANDS: Command[] = [
 
 function overview(): string {
   const lines = [
-    `memtrail ${VERSION}: firmware memory footprint reports from ELF files and GNU linker scripts`,
+    `memtrail ${VERSION}: firmware memory footprint reports from ELF files and their linker configuration (GNU ld, IAR ICF, Arm scatter)`,
     '',
     'Usage: memtrail [-v LEVEL] <command> [options]',
     '',

@@ -47,6 +47,6 @@ describe('memtrail regions', () => {
     expect((await run(['regions'], dir.path)).code).toBe(2);
     const missing = await run(['regions', 'nope.ld'], dir.path);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('linker script not found');
+    expect(missing.stderr).toContain('linker configuration file not found');
   });
 });

@@ -45,7 +45,8 @@ export const onboardSpec: CommandSpec = {
       name: 'ld',
       kind: 'list',
       valueName: 'SCRIPT',
-      description: 'linker script, relative to the repository root',
+      description:
+        'linker configuration file (ld script, .icf, .sct), relative to the repository root',
     },
     ...ANALYSIS_OPTIONS,
     {

@@ -17,13 +17,15 @@ export const LINKER_OPTIONS: OptionSpec[] = [
     short: 'L',
     kind: 'list',
     valueName: 'DIR',
-    description: 'directory searched for INCLUDEd linker scripts',
+    description:
+      'directory searched for included files (ld INCLUDE, ICF include, scatter #include)',
   },
   {
     name: 'def',
     kind: 'list',
     valueName: 'NAME=VALUE',
-    description: 'linker-script variable (fills names the scripts leave undefined)',
+    description:
+      'linker variable: ld --defsym for names the script leaves undefined, ILINK --config_def, scatter -D',
   },
 ];
 
@@ -45,7 +47,7 @@ export const ANALYSIS_OPTIONS: OptionSpec[] = [
     name: 'limits',
     kind: 'string',
     valueName: 'FILE',
-    description: 'linker script with the real region LENGTHs',
+    description: 'linker configuration with the real region sizes',
   },
   {
     name: 'skip-line-program',
@@ -205,7 +207,7 @@ export function reportRequest(
     ...(sourceRoot === undefined ? {} : { sourceRoot: resolvePath(base, sourceRoot) }),
   };
   requireFile(request.elfPath, 'ELF file');
-  for (const script of request.linkerScripts) requireFile(script, 'linker script');
+  for (const script of request.linkerScripts) requireFile(script, 'linker configuration file');
   if (request.mapFile) requireFile(request.mapFile, 'map file');
   if (request.limits) requireFile(request.limits, 'limits linker script');
   return request;

@@ -31,14 +31,18 @@ const FROM_JSON = {
 
 const POSITIONALS = [
   { name: 'elf', description: 'the firmware ELF (not needed with --identical or --build-failed)' },
-  { name: 'linker-script', description: 'GNU linker scripts, one argument each', variadic: true },
+  {
+    name: 'linker-config',
+    description: 'GNU ld scripts, IAR .icf files or an Arm scatter file, one argument each',
+    variadic: true,
+  },
 ];
 
 export const reportSpec: CommandSpec = {
   name: 'report',
   summary:
-    'Analyse an ELF against its linker scripts; print the report, or upload it with --upload.',
-  usage: 'memtrail report <elf> [linker-script…] [options]',
+    'Analyse an ELF against its linker configuration; print the report, or upload it with --upload.',
+  usage: 'memtrail report <elf> [linker-config…] [options]',
   positionals: POSITIONALS,
   options: [
     ...ANALYSIS_OPTIONS,
@@ -67,7 +71,7 @@ export const uploadSpec: CommandSpec = {
   summary:
     'Analyse an ELF and upload the report for one commit and target. The API key comes from ' +
     'MEMTRAIL_API_KEY (or MEMBROWSE_API_KEY, or the variable named by --api-key-env).',
-  usage: 'memtrail upload <elf> [linker-script…] --target-name NAME [options]',
+  usage: 'memtrail upload <elf> [linker-config…] --target-name NAME [options]',
   positionals: POSITIONALS,
   options: [...ANALYSIS_OPTIONS, FROM_JSON, ...UPLOAD_OPTIONS],
 };
