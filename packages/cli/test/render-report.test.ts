@@ -86,6 +86,17 @@ describe('human report', () => {
     );
   });
 
+  it('says when source files come from the symbol table', () => {
+    const report = sampleReport();
+    expect(renderReportText(report)).not.toContain('symbol table');
+    const symbols = report.symbols.map((s, i) =>
+      i < 2 ? { ...s, source_file_from: 'symbol_table' as const } : s,
+    );
+    expect(renderReportText({ ...report, symbols })).toContain(
+      'Source files of 2 symbol(s) come from the symbol table (STT_FILE symbols, through the map file for globals), not from DWARF: basename only, no line.',
+    );
+  });
+
   it('shows default Code/Data regions with an unknown size', () => {
     const report = sampleReport();
     const code = { ...region(0x400000, 0, 1200), type: 'rx', free_size: -1200 };

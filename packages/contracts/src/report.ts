@@ -17,10 +17,19 @@ export interface ReportSymbol {
   /** Source path ('' when unknown); older CLIs send a basename only. */
   source_file: string;
   source_line?: number;
+  /**
+   * Set when `source_file` does not come from DWARF (Memtrail reports): `symbol_table` — the
+   * symbol table's `STT_FILE` symbols, as addr2line reads them; `map_file` — the `STT_FILE` of the
+   * object the map file attributes the symbol to. Either way a basename only (for an assembly
+   * file, often its object's name) and no line.
+   */
+  source_file_from?: SourceFileOrigin;
   visibility?: string;
   archive?: string;
   object_file?: string;
 }
+
+export type SourceFileOrigin = 'symbol_table' | 'map_file';
 
 export type SectionKind = 'code' | 'data' | 'rodata';
 

@@ -153,7 +153,13 @@ function symbolLines(report: MemoryReport, all: boolean): string[] {
   const title = all
     ? `All Symbols (${sorted.length}, largest first)`
     : `Top ${shown.length} Largest Symbols`;
-  return [title, ...table(headers, rows, ['left', 'left', 'right'])];
+  const lines = [title, ...table(headers, rows, ['left', 'left', 'right'])];
+  const fromSymbolTable = report.symbols.filter((s) => s.source_file_from !== undefined).length;
+  if (fromSymbolTable > 0)
+    lines.push(
+      `Source files of ${fromSymbolTable} symbol(s) come from the symbol table (STT_FILE symbols, through the map file for globals), not from DWARF: basename only, no line.`,
+    );
+  return lines;
 }
 
 /** The human-readable report (compat spec §1.2), one string ending in a newline. */

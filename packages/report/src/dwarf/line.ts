@@ -171,13 +171,20 @@ function computeFilePath(table: LineTable, index: number): string | undefined {
   return full;
 }
 
-/** Receives the first row of the program at each address of interest. */
-export type RowVisitor = (address: number, file: number, line: number) => void;
+/**
+ * Receives every row of a line program; `endSequence` marks the row one past a sequence's code
+ * (its file and line mean nothing).
+ */
+export type RowVisitor = (
+  address: number,
+  file: number,
+  line: number,
+  endSequence: boolean,
+) => void;
 
 /**
- * Runs the line program and calls `visit` for every row (end-of-sequence rows excluded, since
- * their address is one past the code). Each opcode consumes at least one byte, so corrupt
- * programs end at the table end instead of looping.
+ * Runs the line program and calls `visit` for every row. Each opcode consumes at least one byte,
+ * so corrupt programs end at the table end instead of looping.
  */
 export function runLineProgram(
   sectionsLine: Uint8Array,
@@ -203,7 +210,7 @@ export function runLineProgram(
       const adjusted = opcode - opcodeBase;
       address += Math.floor(adjusted / lineRange) * minInstLength;
       line += lineBase + (adjusted % lineRange);
-      visit(address, file, line);
+      visit(address, file, line, false);
       continue;
     }
     switch (opcode) {
@@ -214,6 +221,7 @@ export function runLineProgram(
           throw fail(`extended opcode length ${len} at ${r.pos} runs past the program`);
         const sub = r.u8();
         if (sub === 1) {
+          visit(address, file, line, true);
           address = 0;
           file = 1;
           line = 1;
@@ -231,7 +239,7 @@ export function runLineProgram(
         break;
       }
       case 1: // copy
-        visit(address, file, line);
+        visit(address, file, line, false);
         break;
       case 2: // advance_pc
         address += r.uleb() * minInstLength;

@@ -1,5 +1,5 @@
 import { ByteReader } from '../elf/byte-reader.js';
-import type { ElfFile } from '../elf/index.js';
+import { EM_ARM, type ElfFile } from '../elf/index.js';
 import { type AbbrevTable, lookupAbbrev, parseAbbrevTable } from './abbrev.js';
 import { DW_TAG } from './constants.js';
 import { DieAttributes, readDieAttributes, skipDieAttributes } from './die.js';
@@ -54,7 +54,7 @@ export function resolveSources(
 ): Array<SourceLocation | undefined> {
   const sections = loadDwarfSections(elf);
   if (sections.info.length === 0) return requests.map(() => undefined);
-  return new SourceResolver(sections, requests, options).run();
+  return new SourceResolver(sections, requests, options, elf.machine === EM_ARM).run();
 }
 
 class SourceResolver {
@@ -76,6 +76,7 @@ class SourceResolver {
     private readonly sections: DwarfSections,
     private readonly requests: readonly SourceRequest[],
     private readonly options: SourceOptions,
+    private readonly thumb: boolean,
   ) {
     this.units = readUnitHeaders(sections.info, sections.littleEndian);
     for (const request of requests) {
@@ -165,7 +166,9 @@ class SourceResolver {
     }
   }
 
-  private noteFunctionDie(address: number, offset: number): void {
+  private noteFunctionDie(lowPc: number, offset: number): void {
+    // The assembler writes a Thumb function's low_pc with bit 0 set, as in its symbol.
+    const address = this.thumb ? lowPc - (lowPc % 2) : lowPc;
     if (this.functionRows.has(address) && !this.functionDies.has(address))
       this.functionDies.set(address, offset);
   }
@@ -199,29 +202,34 @@ class SourceResolver {
     return table;
   }
 
+  /**
+   * Gives each requested function the line row covering its first address, as addr2line does: a
+   * row covers the addresses up to the next row of its sequence (so a row at a sequence's very end
+   * covers nothing), and of several rows at one address the last one counts.
+   */
   private runLinePrograms(): void {
     const rows = this.functionRows;
+    const starts = Float64Array.from(rows.keys()).sort();
     const done = new Set<number>();
     for (const unit of this.units) {
       const table = this.lineTable(unit);
       if (!table || done.has(table.offset)) continue;
       done.add(table.offset);
-      // Like addr2line, the last of several consecutive rows at one address wins (GCC emits the
-      // opening-brace row and the first statement's row at a function's first instruction).
-      let lastAddress = -1;
-      let lastRow: { table: LineTable; file: number; line: number } | undefined;
-      runLineProgram(this.sections.line, table, (address, file, line) => {
-        if (address === lastAddress && lastRow) {
-          lastRow.file = file;
-          lastRow.line = line;
-          return;
+      let rowAddress = -1;
+      let rowFile = 0;
+      let rowLine = 0;
+      runLineProgram(this.sections.line, table, (address, file, line, endSequence) => {
+        if (rowAddress >= 0 && address > rowAddress) {
+          // Requested starts in [rowAddress, address) take this row, unless an earlier table did.
+          for (let i = lowerBound(starts, rowAddress); i < starts.length; i++) {
+            const start = starts[i]!;
+            if (start >= address) break;
+            if (rows.get(start) === null) rows.set(start, { table, file: rowFile, line: rowLine });
+          }
         }
-        lastAddress = address;
-        lastRow = undefined;
-        if (rows.get(address) === null) {
-          lastRow = { table, file, line };
-          rows.set(address, lastRow);
-        }
+        rowAddress = endSequence ? -1 : address;
+        rowFile = file;
+        rowLine = line;
       });
     }
   }
@@ -299,4 +307,16 @@ class SourceResolver {
       (decls.length === 1 ? decls[0] : undefined);
     return this.declLocation(match);
   }
+}
+
+/** Index of the first value not below `value` in a sorted array. */
+function lowerBound(sorted: Float64Array, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

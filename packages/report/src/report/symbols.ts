@@ -1,8 +1,16 @@
 import type { ReportSymbol } from '@memtrail/contracts';
 import { demangle } from '../demangle/index.js';
-import { type SourceOptions, type SourceRequest, resolveSources } from '../dwarf/index.js';
+import {
+  type SourceLocation,
+  type SourceOptions,
+  type SourceRequest,
+  resolveSources,
+} from '../dwarf/index.js';
 import { EM_ARM, type ElfFile, type ElfSymbol } from '../elf/index.js';
 import type { MapAttribution } from '../mapfile/index.js';
+import { SymbolTableFiles, type SymbolTableSource } from './symbol-files.js';
+
+type Source = SourceLocation | SymbolTableSource;
 
 /**
  * The compat spec §2.1 filter: everything except empty names, ARM mapping symbols (`$a`, `$t`,
@@ -43,28 +51,34 @@ export function reportSymbols(
   sourceOptions: SourceOptions,
   attribution?: MapAttribution,
 ): ReportSymbol[] {
-  const kept = elf.symbols.filter(
-    (s) => isReportedSymbol(s) && !(s.section !== '' && skipSections.has(s.section)),
-  );
+  /** Indices into elf.symbols of the reported symbols. */
+  const kept: number[] = [];
+  elf.symbols.forEach((s, i) => {
+    if (isReportedSymbol(s) && !(s.section !== '' && skipSections.has(s.section))) kept.push(i);
+  });
   const wanted: number[] = [];
   const requests: SourceRequest[] = [];
-  kept.forEach((s, i) => {
-    if ((s.type !== 'FUNC' && s.type !== 'OBJECT') || s.section === '') return;
-    wanted.push(i);
+  for (const index of kept) {
+    const s = elf.symbols[index]!;
+    if ((s.type !== 'FUNC' && s.type !== 'OBJECT') || s.section === '') continue;
+    wanted.push(index);
     requests.push({
       kind: s.type === 'FUNC' ? 'function' : 'variable',
       address: codeAddress(elf, s),
       name: s.name,
     });
-  });
+  }
   const sources = resolveSources(elf, requests, sourceOptions);
-  const bySymbol = new Map<number, { file: string; line: number }>();
-  wanted.forEach((symbolIndex, i) => {
-    const source = sources[i];
-    if (source) bySymbol.set(symbolIndex, source);
+  let fromSymbolTable: SymbolTableFiles | undefined;
+  const bySymbol = new Map<number, Source>();
+  wanted.forEach((index, i) => {
+    const source: Source | undefined =
+      sources[i] ?? (fromSymbolTable ??= new SymbolTableFiles(elf, attribution)).sourceOf(index);
+    if (source) bySymbol.set(index, source);
   });
-  return kept.map((s, i) => {
-    const source = bySymbol.get(i);
+  return kept.map((index) => {
+    const s = elf.symbols[index]!;
+    const source = bySymbol.get(index);
     const origin = attribution && ownsContents(s) ? attribution.attribute(s.value) : null;
     return {
       name: demangle(s.name),
@@ -74,7 +88,8 @@ export function reportSymbols(
       binding: s.binding,
       section: s.section,
       source_file: source?.file ?? '',
-      source_line: source?.line ?? 0,
+      source_line: source && 'line' in source ? source.line : 0,
+      ...(source && 'from' in source && { source_file_from: source.from }),
       visibility: s.visibility,
       archive: origin?.archive ?? '',
       object_file: origin?.object ?? '',
