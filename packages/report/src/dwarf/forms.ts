@@ -235,6 +235,18 @@ export function addressAtIndex(sections: DwarfSections, unit: Unit, index: numbe
   return r.uint(unit.addrSize);
 }
 
+/** String errors of one unit, made once: names are read by the ten thousand. */
+const unitStringFails = new WeakMap<Unit, (message: string) => Error>();
+
+function stringFail(unit: Unit): (message: string) => Error {
+  let fail = unitStringFails.get(unit);
+  if (!fail) {
+    fail = (m) => new DwarfParseError(`string attribute of unit ${unit.offset}: ${m}`);
+    unitStringFails.set(unit, fail);
+  }
+  return fail;
+}
+
 /** Decodes the string attribute whose value (of `form`) starts at `pos` in the section `source`. */
 export function readStringAt(
   sections: DwarfSections,
@@ -243,11 +255,19 @@ export function readStringAt(
   source: Uint8Array,
   pos: number,
 ): string {
-  const fail = (m: string) =>
-    new DwarfParseError(
-      `string attribute (form 0x${form.toString(16)}) of unit ${unit.offset}: ${m}`,
-    );
+  const fail = stringFail(unit);
   if (form === DW_FORM.string) return cString(source, pos, fail);
+  if (form === DW_FORM.strp && unit.offsetSize === 4 && pos + 4 <= source.length) {
+    // The common case (GCC's names), read without a reader object.
+    const b0 = source[pos]!;
+    const b1 = source[pos + 1]!;
+    const b2 = source[pos + 2]!;
+    const b3 = source[pos + 3]!;
+    const offset = sections.littleEndian
+      ? (b0 | (b1 << 8) | (b2 << 16) | (b3 << 24)) >>> 0
+      : ((b0 << 24) | (b1 << 16) | (b2 << 8) | b3) >>> 0;
+    return cString(sections.str, offset, fail);
+  }
   const r = new ByteReader(source, sections.littleEndian, fail, pos);
   const value = readUnsigned(r, form, unit, 0);
   if (form === DW_FORM.strp) return cString(sections.str, value, fail);

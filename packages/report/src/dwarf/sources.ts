@@ -5,7 +5,7 @@ import { DW_TAG } from './constants.js';
 import { DieAttributes, readDieAttributes, skipDieAttributes } from './die.js';
 import { DwarfParseError } from './errors.js';
 import { addressAtIndex, readStringAt } from './forms.js';
-import { type LineTable, filePath, parseLineTable, runLineProgram } from './line.js';
+import { type LineTable, addressCover, coverAddresses, filePath, parseLineTable } from './line.js';
 import { rangeStarts } from './ranges.js';
 import { type DwarfSections, loadDwarfSections } from './sections.js';
 import { type Unit, readUnitHeaders, unitAt } from './unit.js';
@@ -202,36 +202,21 @@ class SourceResolver {
     return table;
   }
 
-  /**
-   * Gives each requested function the line row covering its first address, as addr2line does: a
-   * row covers the addresses up to the next row of its sequence (so a row at a sequence's very end
-   * covers nothing), and of several rows at one address the last one counts.
-   */
+  /** Gives each requested function the line row covering its first address (coverAddresses). */
   private runLinePrograms(): void {
-    const rows = this.functionRows;
-    const starts = Float64Array.from(rows.keys()).sort();
+    const cover = addressCover(Float64Array.from(this.functionRows.keys()).sort());
     const done = new Set<number>();
     for (const unit of this.units) {
       const table = this.lineTable(unit);
       if (!table || done.has(table.offset)) continue;
       done.add(table.offset);
-      let rowAddress = -1;
-      let rowFile = 0;
-      let rowLine = 0;
-      runLineProgram(this.sections.line, table, (address, file, line, endSequence) => {
-        if (rowAddress >= 0 && address > rowAddress) {
-          // Requested starts in [rowAddress, address) take this row, unless an earlier table did.
-          for (let i = lowerBound(starts, rowAddress); i < starts.length; i++) {
-            const start = starts[i]!;
-            if (start >= address) break;
-            if (rows.get(start) === null) rows.set(start, { table, file: rowFile, line: rowLine });
-          }
-        }
-        rowAddress = endSequence ? -1 : address;
-        rowFile = file;
-        rowLine = line;
-      });
+      coverAddresses(this.sections.line, table, cover);
     }
+    cover.starts.forEach((start, i) => {
+      const table = cover.tables[i];
+      if (table)
+        this.functionRows.set(start, { table, file: cover.files[i]!, line: cover.lines[i]! });
+    });
   }
 
   /** Reads the DIE at `offset` and the DIEs it refers to, until file, line and name are known. */
@@ -307,16 +292,4 @@ class SourceResolver {
       (decls.length === 1 ? decls[0] : undefined);
     return this.declLocation(match);
   }
-}
-
-/** Index of the first value not below `value` in a sorted array. */
-function lowerBound(sorted: Float64Array, value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sorted[mid]! < value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

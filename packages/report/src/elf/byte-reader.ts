@@ -3,6 +3,18 @@
  * offsets and lengths become an error built by `fail` instead of garbage or an exception from deep
  * inside DataView.
  */
+/** One DataView per byte slice: readers are made by the ten thousand (one per DIE looked up). */
+const views = new WeakMap<Uint8Array, DataView>();
+
+function viewOf(bytes: Uint8Array): DataView {
+  let view = views.get(bytes);
+  if (!view) {
+    view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    views.set(bytes, view);
+  }
+  return view;
+}
+
 export class ByteReader {
   readonly view: DataView;
   pos: number;
@@ -14,7 +26,7 @@ export class ByteReader {
     start = 0,
     readonly end = bytes.length,
   ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.view = viewOf(bytes);
     this.pos = start;
   }
 

@@ -2,9 +2,10 @@ import type { SourceFileOrigin } from '@memtrail/contracts';
 import { EM_ARM, type ElfFile, type ElfSymbol } from '../elf/index.js';
 import type { MapAttribution } from '../mapfile/index.js';
 
-/** A source file taken from the symbol table: a basename, or the object's name for assembly. */
+/** A source file taken from the symbol table: a basename (for assembly often the object's name), no line. */
 export interface SymbolTableSource {
   file: string;
+  line: 0;
   from: SourceFileOrigin;
 }
 
@@ -73,9 +74,9 @@ export class SymbolTableFiles {
     const winner =
       symbol.type === 'FUNC' ? (this.functionAt.get(this.key(symbol)) ?? index) : index;
     const file = this.ruled[winner];
-    if (file) return { file, from: 'symbol_table' };
+    if (file) return { file, line: 0, from: 'symbol_table' };
     const mapped = this.attribution && this.objectFile(symbol.value);
-    return mapped ? { file: mapped, from: 'map_file' } : undefined;
+    return mapped ? { file: mapped, line: 0, from: 'map_file' } : undefined;
   }
 
   private key(symbol: ElfSymbol): string {

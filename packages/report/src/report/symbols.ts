@@ -10,7 +10,7 @@ import { EM_ARM, type ElfFile, type ElfSymbol } from '../elf/index.js';
 import type { MapAttribution } from '../mapfile/index.js';
 import { SymbolTableFiles, type SymbolTableSource } from './symbol-files.js';
 
-type Source = SourceLocation | SymbolTableSource;
+type Source = SourceLocation & { from?: SymbolTableSource['from'] };
 
 /**
  * The compat spec §2.1 filter: everything except empty names, ARM mapping symbols (`$a`, `$t`,
@@ -80,7 +80,7 @@ export function reportSymbols(
     const s = elf.symbols[index]!;
     const source = bySymbol.get(index);
     const origin = attribution && ownsContents(s) ? attribution.attribute(s.value) : null;
-    return {
+    const symbol: ReportSymbol = {
       name: demangle(s.name),
       address: s.value,
       size: s.size,
@@ -88,11 +88,13 @@ export function reportSymbols(
       binding: s.binding,
       section: s.section,
       source_file: source?.file ?? '',
-      source_line: source && 'line' in source ? source.line : 0,
-      ...(source && 'from' in source && { source_file_from: source.from }),
+      source_line: source?.line ?? 0,
       visibility: s.visibility,
       archive: origin?.archive ?? '',
       object_file: origin?.object ?? '',
     };
+    // Added only to the few symbols that need it, so the common shape stays one.
+    if (source?.from) symbol.source_file_from = source.from;
+    return symbol;
   });
 }
