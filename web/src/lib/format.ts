@@ -1,19 +1,8 @@
 // Number and text formatting shared by the tables and charts.
 
-const UNITS = ['B', 'KiB', 'MiB', 'GiB'];
+import { formatBytes } from '@memtrail/contracts';
 
-/** Bytes in binary units: 512 B, 12.4 KiB, 1.02 MiB. */
-export function formatBytes(bytes: number): string {
-  const sign = bytes < 0 ? '-' : '';
-  let value = Math.abs(bytes);
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const digits = unit === 0 ? 0 : value < 10 ? 2 : value < 100 ? 1 : 0;
-  return `${sign}${value.toFixed(digits)} ${UNITS[unit]}`;
-}
+export { formatBytes };
 
 /** Signed byte change: +1.2 KiB, −320 B, 0 B. */
 export function formatDelta(bytes: number): string {
