@@ -51,6 +51,8 @@ const OUTSIDE = [
   /^GET \/(api\/(v1\/)?)?summary$/,
   /^(GET|POST) \/api\/admin\//,
   /^GET \/api\/invitations\/:token$/,
+  // Public projects only; tests/integration/tenant-isolation.test.ts checks it.
+  /^GET \/api\/public\/projects\/:id$/,
 ];
 
 const CALLERS: Caller[] = [...ROLES, 'outsider'];
@@ -260,6 +262,20 @@ describe('permission matrix: every role × every endpoint', () => {
         );
         return { method: 'DELETE', path: `/api/projects/${project}/keys/${key.apiKeyId}` };
       },
+    },
+    {
+      route: 'GET /api/projects/:id/public-access',
+      need: 'project:read',
+      request: async () => ({ method: 'GET', path: `/api/projects/${project}/public-access` }),
+    },
+    {
+      route: 'PUT /api/projects/:id/public-access',
+      need: 'project:rename',
+      request: async () => ({
+        method: 'PUT',
+        path: `/api/projects/${project}/public-access`,
+        body: { public: false },
+      }),
     },
     {
       route: 'GET /api/:project/targets',

@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash, createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { Redis } from 'ioredis';
-import { VALIDATION_MESSAGES, type CreatedProjectData } from '@memtrail/contracts';
+import {
+  VALIDATION_MESSAGES,
+  type CreatedProjectData,
+  type MemoryReport,
+  type UploadEnvelope,
+} from '@memtrail/contracts';
 import { QueueNames } from '@memtrail/queue';
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
 import { ApiKeyService } from '../../services/gateway/src/api-keys/api-key.service.js';
@@ -13,6 +19,7 @@ import {
   TEST_JWT_SECRET as SECRET,
   type Gateway,
 } from '../../services/gateway/test/support/gateway-harness.js';
+import { startReadServices, type ReadServices } from './support/read-services.js';
 
 function jwt(header: object, payload: object, secret = SECRET): string {
   const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -354,6 +361,188 @@ describe('tenant isolation, tokens and project inputs', () => {
       expect(JSON.parse(job!)).toEqual({ projectId: project.id });
     } finally {
       redis.disconnect();
+    }
+  });
+});
+
+describe('tenant isolation of public projects: switching between public and private', () => {
+  const sample = JSON.parse(
+    readFileSync(new URL('../fixtures/membrowse-sample-report.json', import.meta.url), 'utf8'),
+  ) as MemoryReport;
+  const [c1, c2] = ['1'.repeat(40), '2'.repeat(40)];
+  const symbol = sample.symbols[0]!;
+  const target = 'stm32/debug';
+  let stores: IsolatedStores;
+  let services: ReadServices;
+  let gw: Gateway;
+  let alice: string;
+  let bob: string;
+  let open: CreatedProjectData['project'];
+  let closed: CreatedProjectData['project'];
+
+  const t = encodeURIComponent(target);
+  /** Every read of a project's data, as the dashboard, commit, compare and symbol pages make them. */
+  const reads = (id: string) => [
+    `/api/${id}/targets`,
+    `/api/${id}/${t}/heads`,
+    `/api/${id}/${t}/commits/${c2}?count=50&offset=0&only_changed=true`,
+    `/api/${id}/${t}/commit/${c2}?include_symbols=true`,
+    `/api/${id}/${t}/commit/${c2}/tree`,
+    `/api/${id}/${t}/commit/${c2}/export?format=csv`,
+    `/api/${id}/${t}/commit/${c1}/${c2}?all_symbols=true`,
+    `/api/${id}/${t}/commit/${c1}/${c2}/export?format=json`,
+    `/api/${id}/${t}/series/regions?branch=main`,
+    `/api/${id}/${t}/series/sections?branch=main`,
+    `/api/${id}/${t}/symbols/history?name=${encodeURIComponent(symbol.name)}&branch=main`,
+    `/api/${id}/${t}/files/history?path=${encodeURIComponent(symbol.source_file!)}&branch=main`,
+    `/api/${id}/${t}/growers?base=${c1}&head=${c2}`,
+  ];
+  /** What a public project still keeps to its members (and owners). */
+  const kept = (id: string): Array<[string, string, unknown?]> => [
+    ['GET', `/api/${id}/${t}/region-config`],
+    ['PUT', `/api/${id}/${t}/region-config`, { region_config: {} }],
+    ['GET', `/api/${id}/${t}/budgets`],
+    ['POST', `/api/${id}/${t}/budgets`, { name: 'b', limits: { FLASH: 1 } }],
+    ['GET', `/api/projects/${id}/members`],
+    ['GET', `/api/projects/${id}/public-access`],
+    ['PUT', `/api/projects/${id}/public-access`, { public: false }],
+    ['PUT', `/api/projects/${id}`, { name: 'Taken over' }],
+    ['POST', `/api/projects/${id}/regenerate-api-key`],
+    ['DELETE', `/api/projects/${id}`],
+  ];
+  const get = async (path: string, token?: string) => {
+    const response = await fetch(`${gw.url}${path}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    return { status: response.status, body: await response.text() };
+  };
+  const setPublic = async (value: boolean) => {
+    const result = await call(gw.url, 'PUT', `/api/projects/${open.id}/public-access`, {
+      token: alice,
+      body: { public: value },
+    });
+    expect(result.status).toBe(200);
+  };
+
+  /** Signed out: 401 as for a missing project; another user: 404 as for a missing project. */
+  async function expectClosed(id: string): Promise<void> {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const [path, missingPath] of reads(id).map((p, i) => [p, reads(missing)[i]!])) {
+      expect({ path, ...(await get(path)) }).toEqual({ path, ...(await get(missingPath!)) });
+      expect({
+        path,
+        signedOut: (await get(path)).status,
+        other: (await get(path, bob)).status,
+      }).toEqual({ path, signedOut: 401, other: 404 });
+    }
+    expect((await get(`/api/public/projects/${id}`)).status).toBe(404);
+    expect((await get(`/badge/${id}/${t}.svg?region=FLASH`)).status).toBe(404);
+  }
+
+  beforeAll(async () => {
+    stores = await createIsolatedStores();
+    services = await startReadServices(stores);
+    gw = await startGateway(stores, {
+      DEPLOYMENT_MODE: 'onprem',
+      QUERY_PORT: String(services.queryPort),
+    });
+    alice = (await signUpOnPrem(gw.url, 'alice@example.com')).access_token;
+    bob = (await signUpOnPrem(gw.url, 'bob@example.com')).access_token;
+    const create = async (name: string) =>
+      (
+        await call<{ data: CreatedProjectData }>(gw.url, 'POST', '/api/projects', {
+          token: alice,
+          body: { name },
+        })
+      ).body.data.project;
+    open = await create('Open board');
+    closed = await create('Closed board');
+    for (const project of [open, closed]) {
+      for (const [commit, parent] of [
+        [c1, null],
+        [c2, c1],
+      ] as const) {
+        const body: UploadEnvelope = {
+          metadata: {
+            git: {
+              commit_hash: commit,
+              ...(parent ? { base_commit_hash: parent } : { parent_commit_hash: null }),
+              branch_name: 'main',
+              commit_timestamp: parent ? '2026-11-02T10:00:00Z' : '2026-11-01T10:00:00Z',
+            },
+            target_name: target,
+            identical: false,
+          },
+          memory_analysis: sample,
+        };
+        const stored = await call(gw.url, 'POST', '/upload', {
+          body,
+          headers: { authorization: `Bearer ${project.api_key}` },
+        });
+        expect(stored.status).toBe(200);
+      }
+    }
+    await eventually(
+      () => gw.prisma.report.count({ where: { status: { not: 'ingested' } } }),
+      (pending) => pending === 0,
+      { timeoutMs: 60_000 },
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await gw?.close();
+    await services?.close();
+    await stores?.cleanup();
+  });
+
+  it('keeps a private project unreadable signed out and by non-members', async () => {
+    await expectClosed(open.id);
+  });
+
+  it('lets anyone read a public project, exactly as its members do, and nothing more', async () => {
+    await setPublic(true);
+    for (const path of reads(open.id)) {
+      const member = await get(path, alice);
+      expect({ path, status: member.status }).toEqual({ path, status: 200 });
+      expect({ path, ...(await get(path)) }).toEqual({ path, ...member });
+      expect({ path, ...(await get(path, bob)) }).toEqual({ path, ...member });
+    }
+    const info = await get(`/api/public/projects/${open.id}`);
+    expect(JSON.parse(info.body)).toEqual({
+      status: 'success',
+      type: null,
+      error: null,
+      data: {
+        project: { id: open.id, name: 'Open board', description: null, repository: null },
+      },
+    });
+    for (const [method, path, body] of kept(open.id)) {
+      const signedOut = await call(gw.url, method, path, { body });
+      const other = await call(gw.url, method, path, { token: bob, body });
+      expect({ method, path, signedOut: signedOut.status, other: other.status }).toEqual({
+        method,
+        path,
+        signedOut: 401,
+        other: 404,
+      });
+    }
+    // A bad session is refused, not read as signed out; the project is no one else's.
+    expect((await get(reads(open.id)[1]!, 'not-a-token')).status).toBe(401);
+    const list = await call<{ data: { projects: unknown[] } }>(gw.url, 'GET', '/api/projects', {
+      token: bob,
+    });
+    expect(list.body.data.projects).toEqual([]);
+    const row = await gw.prisma.project.findUniqueOrThrow({ where: { id: open.id } });
+    expect(row.name).toBe('Open board');
+    // The owner's other project stays closed.
+    await expectClosed(closed.id);
+  });
+
+  it('closes a project again at once when it is made private', async () => {
+    await setPublic(false);
+    await expectClosed(open.id);
+    for (const path of reads(open.id)) {
+      expect({ path, status: (await get(path, alice)).status }).toEqual({ path, status: 200 });
     }
   });
 });

@@ -14,3 +14,5 @@ export * from './diff.js';
 export * from './budgets.js';
 export * from './web-config.js';
 export * from './organizations.js';
+export * from './public-access.js';
+export * from './format.js';

@@ -5,6 +5,7 @@ import { AdminModule } from './admin/admin.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { BadgesModule } from './badges/badges.module.js';
 import { BudgetsModule } from './budgets/budgets.module.js';
 import { GatewayConfig } from './config.js';
 import { HealthModule } from './health/health.module.js';
@@ -13,6 +14,8 @@ import { InfraModule } from './infra/infra.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { OrganizationsModule } from './organizations/organizations.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
+import { PublicAccessModule } from './public-access/public-access.module.js';
+import { PublicProjectsModule } from './public-access/public-projects.module.js';
 import { ReadsModule } from './reads/reads.module.js';
 import { SsoModule } from './sso/sso.module.js';
 import { SsoPolicyModule } from './sso/sso-policy.service.js';
@@ -29,6 +32,7 @@ export class AppModule {
         AuditModule,
         SsoPolicyModule,
         ApiKeysModule,
+        PublicProjectsModule,
         AuthModule,
         AccessModule,
         OAuthModule,
@@ -38,6 +42,8 @@ export class AppModule {
         UploadModule,
         BudgetsModule,
         ReadsModule,
+        PublicAccessModule,
+        BadgesModule,
         AdminModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: EnvelopeExceptionFilter }],

@@ -166,4 +166,37 @@ export class GatewayConfig extends CommonConfig {
   @Min(1)
   @Max(90)
   INVITATION_TTL_DAYS: number = 7;
+
+  /** GitHub's REST API, or GitHub Enterprise Server's (`https://host/api/v3`). */
+  @IsHttpUrl()
+  GITHUB_API_URL: string = 'https://api.github.com';
+
+  /**
+   * Token for the GitHub API lookups of keyless uploads: without one GitHub allows 60 requests
+   * an hour per IP address; with one 5,000, and private repositories it can read.
+   */
+  @IsOptional()
+  @IsString()
+  GITHUB_API_TOKEN?: string;
+
+  /** How long GitHub's answers about repositories and pull requests are reused. */
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  GITHUB_API_CACHE_S: number = 60;
+
+  /**
+   * Issuer of the OIDC tokens accepted for uploads: GitHub Actions'; on GitHub Enterprise Server
+   * `https://host/_services/token`.
+   */
+  @IsHttpUrl()
+  OIDC_ISSUER: string = 'https://token.actions.githubusercontent.com';
+
+  /**
+   * Tokenless uploads per minute, counted per client IP address and per project; 0 turns the
+   * limit off.
+   */
+  @IsInt()
+  @Min(0)
+  UPLOAD_TOKENLESS_RATE_LIMIT_PER_MINUTE: number = 60;
 }

@@ -18,6 +18,8 @@ import { JwtAuthGuard } from '../auth/jwt-auth.guard.js';
 import type { AuthenticatedUser } from '../auth/jwt.strategy.js';
 import { AccessService, type OrganizationAccess, type ProjectAccess } from './access.service.js';
 import type { Permission } from './permissions.js';
+import { PublicProjects } from '../public-access/public-projects.js';
+import { isPublicReadable } from '../public-access/public-readable.js';
 
 /**
  * What a route needs: a permission on the project its `:project` (or `:id`) parameter names, a
@@ -44,7 +46,8 @@ type GuardedRequest = Request & {
 
 /**
  * The one guard of every user-facing `/api` route: authenticates the caller (a user's access
- * token; on `project:read` GET routes also a read-scoped API key of that project) and enforces the
+ * token; on `project:read` GET routes also a read-scoped API key of that project; on
+ * `@PublicReadable()` routes of a public project nobody at all) and enforces the
  * permission table for the route's requirement. A route without a requirement is refused, so a
  * new endpoint cannot be left open by mistake.
  */
@@ -55,6 +58,7 @@ export class AccessGuard implements CanActivate {
     private readonly access: AccessService,
     private readonly keys: ApiKeyService,
     private readonly jwt: JwtAuthGuard,
+    private readonly publicProjects: PublicProjects,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -75,6 +79,13 @@ export class AccessGuard implements CanActivate {
     ) {
       return this.admitReadKey(req, token);
     }
+    if (
+      requirement.on === 'project' &&
+      req.method === 'GET' &&
+      isPublicReadable(this.reflector, context)
+    ) {
+      return this.admitReader(context, req, token, requirement.permission);
+    }
     await this.jwt.canActivate(context);
     const user = req.user as AuthenticatedUser;
     if (requirement.on === 'account') return true;
@@ -88,6 +99,33 @@ export class AccessGuard implements CanActivate {
     }
     const projectId = String(req.params.project ?? req.params.id);
     req.access = await this.access.requireProject(user.userId, projectId, requirement.permission);
+    return true;
+  }
+
+  /**
+   * A `@PublicReadable()` read: members as usual, and anyone else, signed in or not, when the
+   * project is public. Otherwise the usual answers (401 signed out, 404 for non-members), so a
+   * private project reads exactly like a missing one. An invalid session stays a 401.
+   */
+  private async admitReader(
+    context: ExecutionContext,
+    req: GuardedRequest,
+    token: string | null,
+    permission: Permission,
+  ): Promise<boolean> {
+    const projectId = String(req.params.project ?? req.params.id);
+    if (!token) {
+      if (await this.publicProjects.isPublic(projectId)) return true;
+      throw new UnauthorizedException();
+    }
+    await this.jwt.canActivate(context);
+    const user = req.user as AuthenticatedUser;
+    try {
+      req.access = await this.access.requireProject(user.userId, projectId, permission);
+    } catch (error) {
+      if (!(error instanceof NotFoundException && (await this.publicProjects.isPublic(projectId))))
+        throw error;
+    }
     return true;
   }
 

@@ -8,6 +8,7 @@ import {
 } from '@memtrail/contracts';
 import type { Request } from 'express';
 import { AccessGuard, Requires, Target } from '../access/access.guard.js';
+import { PublicReadable } from '../public-access/public-readable.js';
 import { CurrentUser } from '../auth/jwt-auth.guard.js';
 import type { AuthenticatedUser } from '../auth/jwt.strategy.js';
 import { parseListQuery } from './list-query.js';
@@ -21,6 +22,7 @@ export class TargetsController {
 
   @Get('targets')
   @Requires('project:read')
+  @PublicReadable()
   async list(
     @Param('project') project: string,
     @Query() query: Record<string, unknown>,

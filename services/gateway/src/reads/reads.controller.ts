@@ -22,16 +22,18 @@ import type { Response } from 'express';
 import * as p from './params.js';
 import { QueryClient } from './query-client.service.js';
 import { AccessGuard, Requires, Target } from '../access/access.guard.js';
+import { PublicReadable } from '../public-access/public-readable.js';
 
 /**
  * Reads under `/api/{project}/{target}/` (contracts: query.ts). Each checks the caller (a user
- * with a role on the project, or a read key of it; 404 otherwise), parses parameters (400 with the reason), then
+ * with a role on the project, or a read key of it; anyone for a public project; 404 otherwise), parses parameters (400 with the reason), then
  * forwards to the query service. Routes with a fixed last segment come before
  * `commit/:shaA/:shaB`, which would otherwise take `commit/{sha}/tree`.
  */
 @Controller('api/:project/:target')
 @UseGuards(AccessGuard)
 @Requires('project:read')
+@PublicReadable()
 export class ReadsController {
   constructor(private readonly query: QueryClient) {}
 

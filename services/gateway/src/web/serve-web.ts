@@ -7,7 +7,16 @@ import type { GatewayConfig } from '../config.js';
 import { injectRuntimeConfig, webRuntimeConfig } from './runtime-config.js';
 
 /** Paths owned by the API: they must 404 as JSON, never fall back to the web app's HTML. */
-const API_PREFIXES = ['/api', '/upload', '/summary', '/healthz', '/readyz', '/metrics', '/docs'];
+const API_PREFIXES = [
+  '/api',
+  '/upload',
+  '/summary',
+  '/badge',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/docs',
+];
 
 /** `/auth` itself is the sign-in page; only the paths below it are the auth API. */
 const isApiPath = (path: string) =>

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { GithubApi } from './github-api.js';
+
+@Module({ providers: [GithubApi], exports: [GithubApi] })
+export class GithubModule {}
