@@ -102,7 +102,25 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/orgs/:org/audit': user('Audit log, newest first, filtered', 'audit'),
   'GET /api/orgs/:org/audit/export': user('Audit log as JSON lines', 'audit'),
 
-  'GET /api/:project/targets': user('Targets of a project', 'targets'),
+  'GET /api/projects/:id/public-access': user(
+    'Public switch, linked GitHub repository and keyless uploads of a project',
+    'projects',
+  ),
+  'PUT /api/projects/:id/public-access': user(
+    'Change the public switch, repository link or keyless uploads (owners)',
+    'projects',
+    true,
+  ),
+  'GET /api/public/projects/:id': open('A public project as signed-out readers see it', 'public'),
+  'GET /badge/:project/:file': open(
+    'Badge of a target region of a public project: {target}.svg or shields.io {target}.json',
+    'public',
+  ),
+
+  'GET /api/:project/targets': user(
+    'Targets of a project (anyone for a public project)',
+    'targets',
+  ),
   'GET /api/:project/:target/region-config': user('Region configuration of a target', 'targets'),
   'PUT /api/:project/:target/region-config': user(
     'Replace the region configuration of a target',
@@ -119,7 +137,9 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'DELETE /api/:project/:target/budgets/:id': user('Delete a budget', 'budgets'),
 
   'POST /upload': {
-    summary: 'Upload a memory report (JSON or gzip JSON), MemBrowse-compatible',
+    summary:
+      'Upload a memory report (JSON or gzip JSON), MemBrowse-compatible: project API key, ' +
+      'GitHub Actions OIDC token, or X-Auth-Type: github-tokenless from a pull request',
     tag: 'upload',
     auth: 'apiKey',
     body: true,

@@ -1,4 +1,4 @@
-import { ConflictException, Inject, Injectable } from '@nestjs/common';
+import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { inTransaction, SqlPool, type SqlClient } from '@memtrail/db';
 import { toBudgetRules, type BudgetRule } from './budgets.js';
 import type { DecodedUpload } from './decode/decode-upload.js';
@@ -15,6 +15,14 @@ export interface StoredUpload {
   budgets: BudgetRule[];
   /** The target's region configuration as stored (see RegionPlan). */
   regionConfig: unknown;
+}
+
+/** What an upload may change besides adding a report (upload-auth decides). */
+export interface StorePolicy {
+  /** Replace the report the target already has for the commit. */
+  replace: boolean;
+  /** Create the target when the project has none of that name. */
+  createTarget: boolean;
 }
 
 /** What the upload needs to know about its target before its report is written. */
@@ -37,21 +45,22 @@ interface TargetContext {
 export class ReportStore {
   constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
 
-  store(projectId: string, decoded: DecodedUpload): Promise<StoredUpload> {
-    return inTransaction(this.sql, (db) => this.storeIn(db, projectId, decoded));
+  store(projectId: string, decoded: DecodedUpload, policy: StorePolicy): Promise<StoredUpload> {
+    return inTransaction(this.sql, (db) => this.storeIn(db, projectId, decoded, policy));
   }
 
   private async storeIn(
     db: SqlClient,
     projectId: string,
     { upload, totals: reportTotals, symbolCount, gzip, sha256 }: DecodedUpload,
+    policy: StorePolicy,
   ): Promise<StoredUpload> {
     // Uploads of one target are serialised, so concurrent uploads of the same commit end as
     // one consistent report and heads move in order.
     await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
       `${projectId}/${upload.targetName}`,
     ]);
-    const target = await this.targetContext(db, projectId, upload);
+    const target = await this.targetContext(db, projectId, upload, policy.createTarget);
     const { parentTotals } = target;
     if (upload.kind === 'identical' && !parentTotals) {
       throw new ConflictException(
@@ -93,6 +102,7 @@ export class ReportStore {
          analysis_version = EXCLUDED.analysis_version, last_error = NULL,
          version = reports.version + 1, overwrite_count = reports.overwrite_count + 1,
          updated_at = now()
+       WHERE $23::boolean
        RETURNING id::text, version, overwrite_count > 0 AS overwritten`,
       [
         projectId,
@@ -117,9 +127,17 @@ export class ReportStore {
         symbolCount,
         upload.analysisVersion,
         target.id,
+        policy.replace,
       ],
     );
-    const { id: reportId, version, overwritten } = report.rows[0]!;
+    if (!report.rows[0]) {
+      // Rolled back with the transaction, commit metadata included.
+      throw new ConflictException(
+        `Commit ${upload.commitSha} already has a report for target "${upload.targetName}", ` +
+          'and this upload may only add reports, not replace them',
+      );
+    }
+    const { id: reportId, version, overwritten } = report.rows[0];
 
     if (upload.branch) await this.moveHead(db, target.id, upload, reportId);
     return {
@@ -143,6 +161,7 @@ export class ReportStore {
     db: SqlClient,
     projectId: string,
     upload: ValidUpload,
+    create: boolean,
   ): Promise<TargetContext> {
     const found = await db.query<{
       id: string;
@@ -175,6 +194,12 @@ export class ReportStore {
           ? storedTotals(row.region_totals, row.section_totals)
           : null,
       };
+    }
+    if (!create) {
+      throw new ForbiddenException(
+        `The project has no target "${upload.targetName}", and this upload may only add ` +
+          'reports to existing targets',
+      );
     }
     const created = await db.query<{ id: string }>(
       'INSERT INTO targets (project_id, name) VALUES ($1, $2) RETURNING id::text',

@@ -9,6 +9,7 @@ import {
 import type { UploadErrorResponse } from '@memtrail/contracts';
 import type { Response } from 'express';
 import { errorMessage, errorType } from '../http/envelope-exception.filter.js';
+import { TooManyRequestsException } from '../rate-limit/rate-limit.service.js';
 
 /**
  * Upload-protocol errors: `{success: false, type, error}` with the HTTP status, which the
@@ -31,6 +32,9 @@ export function send(res: Response, exception: unknown, logger: Logger): void {
     type: 'InternalError',
     error: 'Internal server error',
   };
+  if (exception instanceof TooManyRequestsException) {
+    res.setHeader('Retry-After', String(exception.retryAfterS));
+  }
   if (exception instanceof HttpException) {
     status = exception.getStatus();
     body = { success: false, type: errorType(exception), error: errorMessage(exception) };

@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
 import { GatewayConfig } from '../config.js';
+import { GithubModule } from '../github/github.module.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
+import { OidcTokens } from './auth/oidc/oidc-tokens.js';
+import { OidcUploads } from './auth/oidc/oidc-uploads.js';
+import { PullRequests } from './auth/pull-requests.js';
+import { TokenlessUploads } from './auth/tokenless/tokenless-uploads.js';
+import { UploadAuthGuard } from './auth/upload-auth.guard.js';
 import { DecodePool } from './decode/decode-pool.js';
 import { ReportStore } from './report-store.js';
 import { reportsQueueProvider } from './reports-queue.provider.js';
@@ -11,7 +17,7 @@ import { UploadController } from './upload.controller.js';
 import { UploadService } from './upload.service.js';
 
 @Module({
-  imports: [RateLimitModule],
+  imports: [RateLimitModule, GithubModule],
   controllers: [UploadController, SummaryController],
   providers: [
     UploadService,
@@ -26,6 +32,11 @@ import { UploadService } from './upload.service.js';
       inject: [GatewayConfig],
     },
     SummaryService,
+    UploadAuthGuard,
+    TokenlessUploads,
+    OidcUploads,
+    OidcTokens,
+    PullRequests,
     UploadRateLimitGuard,
     reportsQueueProvider,
   ],

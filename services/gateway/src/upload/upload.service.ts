@@ -3,6 +3,7 @@ import { RegionPlan, type UploadResponseData } from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
 import { enqueueReport, type ReportsQueue } from '@memtrail/queue';
 import { GatewayConfig } from '../config.js';
+import type { Uploader } from './auth/uploader.js';
 import { evaluateBudgets } from './budgets.js';
 import { changesAgainstParent } from './changes.js';
 import { presentAlerts, presentChanges, shownRegions } from './region-view.js';
@@ -14,7 +15,8 @@ import type { RawUpload } from './decode/decode-upload.js';
 import type { ValidUpload } from './validate-upload.js';
 
 /**
- * Accepts one upload: decodes and checks it on a decode thread, stores the compressed payload
+ * Accepts one upload: decodes and checks it on a decode thread, lets the uploader decide what
+ * it may do (project, replacing, new targets), stores the compressed payload
  * with its totals in one transaction, then enqueues ingestion. The answer (changes, budget alerts) comes from the stored totals, so it
  * never waits for ClickHouse; a failed enqueue is recovered by the worker's sweeper.
  */
@@ -30,10 +32,10 @@ export class UploadService {
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
 
-  async accept(projectId: string, raw: RawUpload): Promise<UploadResponseData> {
+  async accept(uploader: Uploader, raw: RawUpload): Promise<UploadResponseData> {
     const decoded = await this.decoder.decode(raw);
-    const { upload } = decoded;
-    const stored = await this.reports.store(projectId, decoded);
+    const { projectId, upload, policy } = await uploader.authorize(decoded.upload);
+    const stored = await this.reports.store(projectId, { ...decoded, upload }, policy);
     try {
       await enqueueReport(this.queue, { reportId: stored.reportId, version: stored.version });
     } catch (error) {

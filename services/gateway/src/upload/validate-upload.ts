@@ -1,5 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import type { MemoryReport } from '@memtrail/contracts';
+import { parseGithubContext, type GithubContext } from './github-context.js';
 
 export type UploadKind = 'full' | 'identical' | 'build_failed';
 
@@ -27,6 +28,8 @@ export interface ValidUpload {
     authorEmail: string | null;
   };
   analysisVersion: string | null;
+  /** The pull request a tokenless upload claims to come from (`metadata.github_context`). */
+  githubContext: GithubContext | null;
   /** The report; for identical and failed builds it may be empty. */
   report: MemoryReport;
 }
@@ -254,6 +257,7 @@ export function validateUpload(body: unknown): ValidUpload {
   };
   const branch = f.string(git.branch_name, 'metadata.git.branch_name', 500)?.trim() || null;
   const analysisVersion = f.string(metadata?.analysis_version, 'metadata.analysis_version', 100);
+  const githubContext = parseGithubContext(metadata?.github_context, (problem) => f.fail(problem));
 
   if (errors.length > 0) throw new BadRequestException(errors.join('; '));
   const report = analysis as unknown as MemoryReport;
@@ -267,6 +271,7 @@ export function validateUpload(body: unknown): ValidUpload {
     commit,
     pr,
     analysisVersion,
+    githubContext,
     report: { ...report, symbols: report.symbols ?? [], memory_layout: report.memory_layout ?? {} },
   };
 }

@@ -1,0 +1,42 @@
+/**
+ * `metadata.github_context` of the MemBrowse CLI's tokenless uploads (membrowse-compat.md §3.3):
+ * the pull request the upload claims to come from. Only claims: the tokenless uploader checks
+ * every one of them with the GitHub API.
+ */
+export interface GithubContext {
+  prNumber: number;
+  /** The base repository, `owner/name`. */
+  repository: string;
+  commitSha: string;
+}
+
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+const PATH = 'metadata.github_context';
+
+/** The context when the upload has one; problems are reported through `fail`. */
+export function parseGithubContext(
+  value: unknown,
+  fail: (message: string) => void,
+): GithubContext | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    fail(`${PATH} must be an object`);
+    return null;
+  }
+  const context = value as Record<string, unknown>;
+  // The CLI sends an integer; a numeric string costs nothing to accept.
+  const prNumber = Number(context.pr_number);
+  const repository = context.repository;
+  const commitSha =
+    typeof context.commit_sha === 'string' ? context.commit_sha.trim().toLowerCase() : '';
+  const problems = [
+    !(Number.isSafeInteger(prNumber) && prNumber > 0) &&
+      `${PATH}.pr_number must be a pull request number`,
+    !(typeof repository === 'string' && repository.length > 0 && repository.length <= 200) &&
+      `${PATH}.repository must be the repository's owner/name`,
+    !SHA.test(commitSha) && `${PATH}.commit_sha must be a full hexadecimal commit SHA`,
+  ].filter((problem): problem is string => Boolean(problem));
+  problems.forEach(fail);
+  if (problems.length > 0) return null;
+  return { prNumber, repository: (repository as string).trim(), commitSha };
+}
