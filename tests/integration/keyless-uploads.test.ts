@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import {
   oidcAudience,
   type MemoryReport,
@@ -15,12 +18,13 @@ import {
   type CallResult,
   type Gateway,
 } from '../../services/gateway/test/support/gateway-harness.js';
+import { cleanEnv, makeRepo, tempDir } from '../../packages/cli/test/support.js';
 import { ActionsOidcIssuer, type ActionsTokenClaims } from './support/actions-oidc-issuer.js';
 import { GithubApiStandIn } from './support/github-api.js';
 
-const sample = JSON.parse(
-  readFileSync(new URL('../fixtures/membrowse-sample-report.json', import.meta.url), 'utf8'),
-) as MemoryReport;
+const SAMPLE = new URL('../fixtures/membrowse-sample-report.json', import.meta.url);
+const sample = JSON.parse(readFileSync(SAMPLE, 'utf8')) as MemoryReport;
+const CLI = join(import.meta.dirname, '..', '..', 'packages', 'cli', 'dist', 'bin.js');
 
 const REPO = 'example/sample-fw';
 const REPO_ID = 1_296_269;
@@ -628,6 +632,34 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
         `Project ${project.id} does not accept OIDC uploads`,
       );
       expect((await settings({ oidc_uploads: true })).status).toBe(200);
+    });
+
+    it("works as the memtrail CLI's API key", async () => {
+      const dir = tempDir();
+      try {
+        const head = makeRepo(dir.path).commit('Firmware', { 'fw.c': 'int main(void){}\n' });
+        const report = join(dir.path, 'report.json');
+        writeFileSync(report, readFileSync(SAMPLE));
+        const run = async (ref: string) => {
+          const token = await oidcToken({ event_name: 'push', ref });
+          const args = ['upload', '--from-json', report, '--target-name', 'cli-board'];
+          const env = cleanEnv({ MEMTRAIL_API_KEY: token, MEMTRAIL_API_URL: gw.url });
+          return promisify(execFile)(process.execPath, [CLI, ...args], { cwd: dir.path, env })
+            .then(({ stdout }) => ({ code: 0, stdout, stderr: '' }))
+            .catch((error: { code: number; stdout: string; stderr: string }) => error);
+        };
+        const uploaded = await run('refs/heads/main');
+        expect(uploaded.code).toBe(0);
+        expect(uploaded.stdout).toMatch(new RegExp(`^Uploaded cli-board @ ${head.slice(0, 7)}`));
+        expect(await reportOf(head, 'cli-board')).toMatchObject({ branch: 'main' });
+        const refused = await run('refs/heads/other');
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain(
+          'This OIDC token may upload to branch other only; the upload is for branch main',
+        );
+      } finally {
+        dir.cleanup();
+      }
     });
 
     it('answers 503 while the issuer cannot be reached', async () => {
