@@ -85,12 +85,12 @@ describe('public projects: the setting, its repository link, and badges', () => 
       CORE_URL: 'https://memtrail.example.com',
     });
     owner = (await signUpOnPrem(gw.url, 'owner@example.com')).access_token;
-    member = (await signUpOnPrem(gw.url, 'member@example.com')).access_token;
+    const memberSession = await signUpOnPrem(gw.url, 'member@example.com');
+    member = memberSession.access_token;
     stranger = (await signUpOnPrem(gw.url, 'stranger@example.com')).access_token;
     project = await createProject('Open firmware');
-    await call(gw.url, 'POST', `/api/projects/${project.id}/members`, {
-      token: owner,
-      body: { email: 'member@example.com' },
+    await gw.prisma.projectMember.create({
+      data: { projectId: project.id, userId: memberSession.user.id, role: 'member' },
     });
     const stored = await call(gw.url, 'POST', '/upload', {
       body: upload('a'.repeat(40), 'main'),
@@ -237,7 +237,7 @@ describe('public projects: the setting, its repository link, and badges', () => 
       expect((await publicAccess()).body.data.settings.repository).toBe('example/sample-fw');
     });
 
-    it('is read by members, changed by owners only, and invisible to everyone else', async () => {
+    it('is read by members, changed by admins and owners, and invisible to everyone else', async () => {
       expect((await publicAccess(undefined, member)).status).toBe(200);
       const byMember = await publicAccess({ public: true }, member);
       expect({ status: byMember.status, type: byMember.body.type }).toEqual({
@@ -397,6 +397,23 @@ describe('public projects: the setting, its repository link, and badges', () => 
       const svg = await badge(flashPath());
       expect(svg.status).toBe(404);
       expect(svg.body).toContain('<title>memtrail: not found</title>');
+    });
+  });
+
+  it('records every switch in the audit log, with who made it', async () => {
+    const events = await gw.prisma.auditEvent.findMany({
+      where: { projectId: project.id, action: { startsWith: 'project.' } },
+      orderBy: { id: 'asc' },
+    });
+    const switches = events.filter((e) => e.action.startsWith('project.made_'));
+    expect(switches.map((e) => [e.action, e.actorLabel])).toEqual([
+      ['project.made_public', 'owner@example.com'],
+      ['project.made_private', 'owner@example.com'],
+    ]);
+    const links = events.filter((e) => e.action === 'project.keyless_uploads_updated');
+    expect(links[0]!.details).toEqual({ repository: { from: null, to: 'example/sample-fw' } });
+    expect(links.map((e) => e.details)).toContainEqual({
+      tokenless_uploads: { from: false, to: true },
     });
   });
 });

@@ -24,7 +24,7 @@ export class OidcUploads {
   async uploader(token: string): Promise<Uploader> {
     const { projectId, claims } = await this.tokens.verify(token);
     const row = await this.prisma.project.findUnique({
-      where: { id: projectId },
+      where: { id: projectId, deletedAt: null },
       select: { oidcUploads: true, githubRepository: true, githubRepositoryId: true },
     });
     if (!row?.oidcUploads || !row.githubRepository) {

@@ -42,7 +42,7 @@ export class TokenlessUploads {
       );
     }
     const project = await this.prisma.project.findFirst({
-      where: { githubRepository: context.repository, tokenlessUploads: true },
+      where: { githubRepository: context.repository, tokenlessUploads: true, deletedAt: null },
       select: { id: true, githubRepository: true, githubRepositoryId: true },
     });
     if (!project) {
