@@ -396,6 +396,7 @@ describe('tenant isolation of public projects: switching between public and priv
     `/api/${id}/${t}/symbols/history?name=${encodeURIComponent(symbol.name)}&branch=main`,
     `/api/${id}/${t}/files/history?path=${encodeURIComponent(symbol.source_file!)}&branch=main`,
     `/api/${id}/${t}/growers?base=${c1}&head=${c2}`,
+    `/api/${id}/${t}/budgets/status?sha=${c2}`,
   ];
   /** What a public project still keeps to its members (and owners). */
   const kept = (id: string): Array<[string, string, unknown?]> => [

@@ -1,8 +1,9 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
-import type { RegionConfig } from '@memtrail/contracts';
+import { RegionPlan } from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
 import { PublicProjects } from '../public-access/public-projects.js';
 import { branchMatches, toBudgetRules, type BudgetRule } from '../upload/budgets.js';
+import { shownRegions } from '../upload/region-view.js';
 import { storedTotals } from '../upload/totals.js';
 import { NEAR_BUDGET, type BudgetState, type RegionBadge } from './badge-content.js';
 
@@ -37,15 +38,23 @@ function defaultHead(heads: HeadRow[]): HeadRow | undefined {
   );
 }
 
-function budgetState(budgets: BudgetRule[], branch: string, region: string, used: number) {
+function budgetState(
+  budgets: BudgetRule[],
+  plan: RegionPlan,
+  branch: string,
+  region: string,
+  used: number,
+): BudgetState {
   const order: BudgetState[] = ['none', 'within', 'near', 'exceeded'];
   let state: BudgetState = 'none';
   for (const budget of budgets) {
-    const limit = budget.limits[region];
-    if (limit === undefined || !branchMatches(budget.branchPattern, branch)) continue;
-    const here: BudgetState =
-      used > limit ? 'exceeded' : used >= limit * NEAR_BUDGET ? 'near' : 'within';
-    if (order.indexOf(here) > order.indexOf(state)) state = here;
+    if (!branchMatches(budget.branchPattern, branch)) continue;
+    for (const [name, limit] of Object.entries(budget.limits)) {
+      if (plan.canonical(name) !== region) continue;
+      const here: BudgetState =
+        used > limit ? 'exceeded' : used >= limit * NEAR_BUDGET ? 'near' : 'within';
+      if (order.indexOf(here) > order.indexOf(state)) state = here;
+    }
   }
   return state;
 }
@@ -81,17 +90,19 @@ export class BadgeService {
     const head = defaultHead(target.heads);
     if (!head) throw new NotFoundException(request.branch ? 'no report on branch' : 'no report');
 
-    const regions = storedTotals(head.report.regionTotals, []).regions;
-    const config = (target.regionConfig ?? {}) as RegionConfig;
-    const name = request.region ?? Object.keys(regions).find((region) => !config[region]?.hidden);
+    // As the dashboard shows it: merged regions, size overrides, display names, order.
+    const plan = RegionPlan.of(target.regionConfig);
+    const regions = shownRegions(plan, storedTotals(head.report.regionTotals, []));
+    const name = request.region
+      ? plan.canonical(request.region)
+      : Object.keys(regions).find((region) => !regions[region]!.hidden);
     const usage = name === undefined ? undefined : regions[name];
     if (name === undefined || !usage) throw new NotFoundException('region not found');
-    const settings = config[name] ?? {};
     return {
-      label: settings.display_name ?? name,
+      label: usage.display_name,
       used: usage.used_size,
-      limit: settings.limit ?? usage.limit_size,
-      state: budgetState(toBudgetRules(target.budgets), head.branch, name, usage.used_size),
+      limit: usage.limit_size,
+      state: budgetState(toBudgetRules(target.budgets), plan, head.branch, name, usage.used_size),
     };
   }
 }

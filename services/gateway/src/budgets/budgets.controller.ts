@@ -22,6 +22,7 @@ import {
 import type { Request } from 'express';
 import { AccessGuard, Requires, Target } from '../access/access.guard.js';
 import { AuditService } from '../audit/audit.service.js';
+import { PublicReadable } from '../public-access/public-readable.js';
 import { BudgetsService } from './budgets.service.js';
 import * as p from '../reads/params.js';
 
@@ -44,6 +45,7 @@ export class BudgetsController {
   /** `?sha=`: every budget's state at that commit (dashboard, commit and compare pages). */
   @Get('status')
   @Requires('project:read')
+  @PublicReadable()
   async status(
     @Target() target: TargetRef,
     @Query() q: p.RawQuery,
