@@ -10,7 +10,12 @@ import {
   type PublicAccessData,
   type UploadEnvelope,
 } from '@memtrail/contracts';
-import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
+import {
+  createIsolatedStores,
+  GithubStandIn,
+  type GithubPull,
+  type IsolatedStores,
+} from '@memtrail/testing';
 import {
   call,
   signUpOnPrem,
@@ -20,7 +25,6 @@ import {
 } from '../../services/gateway/test/support/gateway-harness.js';
 import { cleanEnv, makeRepo, tempDir } from '../../packages/cli/test/support.js';
 import { ActionsOidcIssuer, type ActionsTokenClaims } from './support/actions-oidc-issuer.js';
-import { GithubApiStandIn } from './support/github-api.js';
 
 const SAMPLE = new URL('../fixtures/membrowse-sample-report.json', import.meta.url);
 const sample = JSON.parse(readFileSync(SAMPLE, 'utf8')) as MemoryReport;
@@ -102,7 +106,7 @@ const branchBody = (commit: string, branch: string | null, target = 'stm32'): Up
 describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC tokens', () => {
   let stores: IsolatedStores;
   let gw: Gateway;
-  let github: GithubApiStandIn;
+  let github: GithubStandIn;
   let issuer: ActionsOidcIssuer;
   let owner: string;
   let project: ProjectWithApiKey;
@@ -135,6 +139,9 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
       token: owner,
       body,
     });
+  const pull = (number: number): GithubPull => github.repository(REPO).pulls.get(number)!;
+  /** How many times the gateway asked GitHub for `path`. */
+  const asked = (path: string) => github.log.filter((line) => line === `GET ${path}`).length;
   const reportOf = (commit: string, target = 'stm32') =>
     gw.prisma.report.findFirst({
       where: { commit: { projectId: project.id, sha: commit }, target: { name: target } },
@@ -168,10 +175,9 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
 
   beforeAll(async () => {
     stores = await createIsolatedStores();
-    github = await GithubApiStandIn.start();
+    github = await GithubStandIn.start();
     issuer = await ActionsOidcIssuer.start();
-    github.repository({ id: REPO_ID, fullName: REPO, private: false });
-    github.repository({ id: REPO_ID + 1, fullName: FORK, private: false });
+    github.repository(REPO, { id: REPO_ID, private: false });
     github.pull(REPO, {
       number: 12,
       state: 'open',
@@ -179,12 +185,11 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
       author: 'contrib',
       headSha: HEAD,
       headRef: 'feature/checksum',
-      headRepository: FORK,
-      baseSha: BASE,
+      headOwner: 'contrib',
     });
     gw = await startGateway(stores, {
       DEPLOYMENT_MODE: 'onprem',
-      GITHUB_API_URL: github.url,
+      GITHUB_API_URL: github.apiUrl,
       OIDC_ISSUER: issuer.issuer,
     });
     owner = (await signUpOnPrem(gw.url, 'maintainer@example.com')).access_token;
@@ -247,25 +252,25 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
       for (const name of ['nrf52', 'rp2040']) {
         await gw.prisma.target.create({ data: { projectId: target.projectId, name } });
       }
-      const asked = github.count(`/repos/${REPO}/pulls/12`);
+      const before = asked(`/repos/${REPO}/pulls/12`);
       const results = await Promise.all(
         ['nrf52', 'rp2040'].map((name) => tokenless(membrowseBody(HEAD, { target: name }))),
       );
       expect(results.map((r) => r.status)).toEqual([200, 200]);
-      expect(github.count(`/repos/${REPO}/pulls/12`)).toBe(asked);
+      expect(asked(`/repos/${REPO}/pulls/12`)).toBe(before);
 
       const next = sha('c');
-      github.update(REPO, 12, { headSha: next });
+      pull(12).headSha = next;
       const moved = await tokenless(membrowseBody(next));
       expect(moved.status).toBe(200);
-      expect(github.count(`/repos/${REPO}/pulls/12`)).toBe(asked + 1);
+      expect(asked(`/repos/${REPO}/pulls/12`)).toBe(before + 1);
       // The old head is no longer the PR's: refused, from the answer just fetched.
       await expectRefused(
         () => tokenless(membrowseBody(HEAD, { target: 'stm32-debug' })),
         401,
         `Commit ${HEAD} is not the head of pull request #12 of ${REPO} (its head is ${next})`,
       );
-      github.update(REPO, 12, { headSha: HEAD });
+      pull(12).headSha = HEAD;
     });
 
     it('never replaces a report: neither the base branch nor its own', async () => {
@@ -276,8 +281,7 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
         author: 'contrib',
         headSha: BASE,
         headRef: 'main',
-        headRepository: FORK,
-        baseSha: BASE,
+        headOwner: 'contrib',
       });
       await expectRefused(
         () => tokenless(membrowseBody(BASE, { pr: 13 })),
@@ -308,10 +312,9 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
         author: 'contrib',
         headSha: sha('d'),
         headRef: 'old',
-        headRepository: FORK,
-        baseSha: BASE,
+        headOwner: 'contrib',
       });
-      github.repository({ id: 77, fullName: 'other/firmware', private: false });
+      github.repository('other/firmware', { id: 77, private: false });
       const cases: Array<[string, unknown, string | RegExp]> = [
         [
           'no github_context',
@@ -367,17 +370,16 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
         author: 'contrib',
         headSha: sha('f'),
         headRef: 'later',
-        headRepository: FORK,
-        baseSha: BASE,
+        headOwner: 'contrib',
       });
-      github.repository({ id: REPO_ID, fullName: REPO, private: true });
+      github.repository(REPO, { id: REPO_ID, private: true });
       // Anonymous callers see a private repository as missing, as on GitHub.
       await expectRefused(
         () => tokenless(membrowseBody(sha('f'), { pr: 15 })),
         401,
         `Pull request #15 not found in ${REPO}`,
       );
-      github.repository({ id: REPO_ID + 500, fullName: REPO, private: false });
+      github.repository(REPO, { id: REPO_ID + 500, private: false });
       github.pull(REPO, {
         number: 16,
         state: 'open',
@@ -385,15 +387,14 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
         author: 'contrib',
         headSha: sha('f'),
         headRef: 'later',
-        headRepository: FORK,
-        baseSha: BASE,
+        headOwner: 'contrib',
       });
       await expectRefused(
         () => tokenless(membrowseBody(sha('f'), { pr: 16 })),
         401,
         `${REPO} is no longer the repository the project linked (GitHub id ${REPO_ID + 500}, linked ${REPO_ID})`,
       );
-      github.repository({ id: REPO_ID, fullName: REPO, private: false });
+      github.repository(REPO, { id: REPO_ID, private: false });
     });
 
     it('answers 503, which clients retry, while GitHub cannot answer', async () => {
@@ -404,8 +405,7 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
         author: 'contrib',
         headSha: sha('1'),
         headRef: 'outage',
-        headRepository: FORK,
-        baseSha: BASE,
+        headOwner: 'contrib',
       });
       github.outage = 502;
       await expectRefused(
@@ -439,7 +439,7 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
         { ...stores, queuePrefix: `${stores.queuePrefix}-limited` },
         {
           DEPLOYMENT_MODE: 'onprem',
-          GITHUB_API_URL: github.url,
+          GITHUB_API_URL: github.apiUrl,
           OIDC_ISSUER: issuer.issuer,
           UPLOAD_TOKENLESS_RATE_LIMIT_PER_MINUTE: '2',
         },
@@ -484,8 +484,7 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
         author: 'contrib',
         headSha: sha('5'),
         headRef: 'oidc',
-        headRepository: FORK,
-        baseSha: BASE,
+        headOwner: 'contrib',
       });
       const token = await oidcToken({ event_name: 'pull_request', ref: 'refs/pull/20/merge' });
       const accepted = await withBearer(token, branchBody(sha('5'), 'main'));
@@ -668,7 +667,7 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
       await closed.close();
       const other = await startGateway(
         { ...stores, queuePrefix: `${stores.queuePrefix}-issuer` },
-        { DEPLOYMENT_MODE: 'onprem', GITHUB_API_URL: github.url, OIDC_ISSUER: unreachable },
+        { DEPLOYMENT_MODE: 'onprem', GITHUB_API_URL: github.apiUrl, OIDC_ISSUER: unreachable },
       );
       try {
         const token = await oidcToken({});

@@ -9,14 +9,13 @@ import {
   type PublicAccessData,
   type UploadEnvelope,
 } from '@memtrail/contracts';
-import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
+import { createIsolatedStores, GithubStandIn, type IsolatedStores } from '@memtrail/testing';
 import {
   call,
   signUpOnPrem,
   startGateway,
   type Gateway,
 } from '../../services/gateway/test/support/gateway-harness.js';
-import { GithubApiStandIn } from './support/github-api.js';
 
 const sample = JSON.parse(
   readFileSync(new URL('../fixtures/membrowse-sample-report.json', import.meta.url), 'utf8'),
@@ -49,7 +48,7 @@ const HEX = { blue: '#007ec6', brightgreen: '#4b0', yellow: '#d8b800', red: '#dd
 describe('public projects: the setting, its repository link, and badges', () => {
   let stores: IsolatedStores;
   let gw: Gateway;
-  let github: GithubApiStandIn;
+  let github: GithubStandIn;
   let owner: string;
   let member: string;
   let stranger: string;
@@ -76,12 +75,12 @@ describe('public projects: the setting, its repository link, and badges', () => 
 
   beforeAll(async () => {
     stores = await createIsolatedStores();
-    github = await GithubApiStandIn.start();
-    github.repository({ id: 101, fullName: 'example/sample-fw', private: false });
-    github.repository({ id: 102, fullName: 'example/secret-fw', private: true });
+    github = await GithubStandIn.start();
+    github.repository('example/sample-fw', { id: 101, private: false });
+    github.repository('example/secret-fw', { id: 102, private: true });
     gw = await startGateway(stores, {
       DEPLOYMENT_MODE: 'onprem',
-      GITHUB_API_URL: github.url,
+      GITHUB_API_URL: github.apiUrl,
       CORE_URL: 'https://memtrail.example.com',
     });
     owner = (await signUpOnPrem(gw.url, 'owner@example.com')).access_token;

@@ -428,8 +428,8 @@ describe('tenant isolation of public projects: switching between public and priv
   /** Signed out: 401 as for a missing project; another user: 404 as for a missing project. */
   async function expectClosed(id: string): Promise<void> {
     const missing = '00000000-0000-4000-8000-000000000000';
-    for (const [path, missingPath] of reads(id).map((p, i) => [p, reads(missing)[i]!])) {
-      expect({ path, ...(await get(path)) }).toEqual({ path, ...(await get(missingPath!)) });
+    for (const [i, path] of reads(id).entries()) {
+      expect({ path, ...(await get(path)) }).toEqual({ path, ...(await get(reads(missing)[i]!)) });
       expect({
         path,
         signedOut: (await get(path)).status,

@@ -1,8 +1,12 @@
 /**
  * A local stand-in for the parts of GitHub's REST API that CI tools use on pull requests: issue
- * comments, pull requests, commit statuses and check runs. It answers as GitHub does — the
- * same paths (optionally under GitHub Enterprise's `/api/v3`), status codes, `{message}` errors,
- * 422 validation failures, `Link` pagination, ascending comment ids, and a read-only token's 403.
+ * comments, pull requests, commit statuses and check runs, and the repository and pull-request
+ * reads a server makes to check keyless uploads. It answers as GitHub does — the same paths
+ * (optionally under GitHub Enterprise's `/api/v3`), status codes, `{message}` errors, 422
+ * validation failures, `Link` pagination, ascending comment ids, a read-only token's 403,
+ * repository names in any case, reads of public repositories without a token (a private one is
+ * a 404 to them), and a 403 with `x-ratelimit-remaining: 0` once the anonymous allowance is
+ * spent.
  */
 import {
   Barrier,
@@ -26,6 +30,17 @@ export interface GithubPull {
   headRef: string;
   /** Owner of the head repository (a fork's owner for fork pull requests). */
   headOwner: string;
+  title?: string;
+  /** Login of the pull request's author; the head's owner when not given. */
+  author?: string;
+}
+
+/** What GitHub says of a repository itself. */
+export interface GithubRepositoryInfo {
+  id: number;
+  /** `owner/name` as GitHub spells it (lookups ignore case). */
+  fullName: string;
+  private: boolean;
 }
 
 export interface GithubComment {
@@ -79,6 +94,7 @@ const invalid = (resource: string, field: string, message: string): StandInReply
   fail(422, 'Validation Failed', { errors: [{ resource, code: 'custom', field, message }] });
 
 class Repository {
+  constructor(public info: GithubRepositoryInfo) {}
   pulls = new Map<number, GithubPull>();
   comments: GithubComment[] = [];
   statuses = new Map<string, GithubStatus[]>();
@@ -90,6 +106,10 @@ export class GithubStandIn {
   private readonly repos = new Map<string, Repository>();
   private nextId = 1000;
   private listBarrier: Barrier | undefined;
+  /** Requests callers without a token have left; Infinity: no limit. */
+  anonymousAllowance = Infinity;
+  /** When set, every request is answered with this status (GitHub having an outage). */
+  outage: number | null = null;
 
   private constructor(
     private readonly server: RunningStandIn,
@@ -122,9 +142,17 @@ export class GithubStandIn {
     this.tokens.set(value, token);
   }
 
-  repository(fullName: string): Repository {
-    let repo = this.repos.get(fullName);
-    if (!repo) this.repos.set(fullName, (repo = new Repository()));
+  /**
+   * The repository, created public on first use. `info` sets its id and visibility; a new id
+   * is the repository deleted and created again under its name (its pull requests stay).
+   */
+  repository(fullName: string, info?: Omit<GithubRepositoryInfo, 'fullName'>): Repository {
+    let repo = this.repos.get(fullName.toLowerCase());
+    if (!repo) {
+      repo = new Repository({ id: this.nextId++, fullName, private: false });
+      this.repos.set(fullName.toLowerCase(), repo);
+    }
+    if (info) repo.info = { ...info, fullName: repo.info.fullName };
     return repo;
   }
 
@@ -162,25 +190,43 @@ export class GithubStandIn {
     this.listBarrier = new Barrier(count);
   }
 
-  private auth(request: StandInRequest): GithubToken | StandInReply {
+  /** The caller's token; null without one (anonymous reads), a reply when it is refused. */
+  private auth(request: StandInRequest): GithubToken | null | StandInReply {
     const header = request.headers.authorization ?? '';
     const match = /^(?:Bearer|token)\s+(\S+)$/i.exec(header);
-    if (!match) return fail(401, 'Requires authentication');
+    if (!match) {
+      if (request.method !== 'GET') return fail(401, 'Requires authentication');
+      if (this.anonymousAllowance <= 0) {
+        return {
+          ...fail(403, 'API rate limit exceeded for 127.0.0.1.'),
+          headers: {
+            'x-ratelimit-limit': '60',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
+          },
+        };
+      }
+      this.anonymousAllowance--;
+      return null;
+    }
     return this.tokens.get(match[1]!) ?? fail(401, 'Bad credentials');
   }
 
   private async handle(request: StandInRequest): Promise<StandInReply> {
+    if (this.outage !== null) return fail(this.outage, 'Server Error');
     if (!request.path.startsWith(`${this.prefix}/repos/`)) return fail(404, 'Not Found');
     const user = this.auth(request);
-    if ('status' in user) return user;
+    if (user && 'status' in user) return user;
     const rest = request.path.slice(`${this.prefix}/repos/`.length).split('/');
     const [owner, name, ...route] = rest;
-    const repo = this.repos.get(`${owner}/${name}`);
-    if (!repo) return fail(404, 'Not Found');
+    const repo = this.repos.get(`${owner}/${name}`.toLowerCase());
+    if (!repo || (repo.info.private && !user)) return fail(404, 'Not Found');
     const writes = request.method !== 'GET';
-    if (writes && !user.write) return fail(403, 'Resource not accessible by integration');
+    if (writes && !user?.write) return fail(403, 'Resource not accessible by integration');
     const [kind, a, b, c] = route;
     const m = request.method;
+
+    if (kind === undefined && m === 'GET') return { status: 200, body: repositoryJson(repo.info) };
 
     if (kind === 'pulls' && a === undefined && m === 'GET') {
       const head = request.query.get('head');
@@ -192,14 +238,12 @@ export class GithubStandIn {
       );
       return this.paged(
         request,
-        pulls.map((p) => pullJson(p, `${owner}/${name}`)),
+        pulls.map((p) => pullJson(p, repo.info)),
       );
     }
     if (kind === 'pulls' && a && b === undefined && m === 'GET') {
       const pull = repo.pulls.get(Number(a));
-      return pull
-        ? { status: 200, body: pullJson(pull, `${owner}/${name}`) }
-        : fail(404, 'Not Found');
+      return pull ? { status: 200, body: pullJson(pull, repo.info) } : fail(404, 'Not Found');
     }
     if (kind === 'issues' && a !== 'comments' && b === 'comments') {
       if (!repo.pulls.has(Number(a))) return fail(404, 'Not Found');
@@ -218,7 +262,7 @@ export class GithubStandIn {
           id: this.nextId++,
           issue: Number(a),
           body: (request.body as { body: string }).body,
-          user: user.login,
+          user: user!.login,
         };
         repo.comments.push(comment);
         return { status: 201, body: commentJson(comment) };
@@ -229,7 +273,8 @@ export class GithubStandIn {
       if (index < 0) return fail(404, 'Not Found');
       const comment = repo.comments[index]!;
       if (m === 'PATCH') {
-        if (comment.user !== user.login) return fail(403, 'Resource not accessible by integration');
+        if (comment.user !== user!.login)
+          return fail(403, 'Resource not accessible by integration');
         const problem = bodyProblem(request.body);
         if (problem) return problem;
         comment.body = (request.body as { body: string }).body;
@@ -309,16 +354,33 @@ export class GithubStandIn {
   }
 }
 
-function pullJson(p: GithubPull, fullName: string) {
+function repositoryJson(info: GithubRepositoryInfo) {
+  const [owner, name] = info.fullName.split('/');
+  return {
+    id: info.id,
+    name,
+    full_name: info.fullName,
+    private: info.private,
+    visibility: info.private ? 'private' : 'public',
+    owner: { login: owner },
+    default_branch: 'main',
+  };
+}
+
+function pullJson(p: GithubPull, base: GithubRepositoryInfo) {
+  const name = base.fullName.split('/')[1];
   return {
     number: p.number,
     state: p.state,
+    title: p.title ?? `Pull request ${p.number}`,
+    user: { login: p.author ?? p.headOwner },
     head: {
       sha: p.headSha,
       ref: p.headRef,
-      repo: { full_name: `${p.headOwner}/${fullName.split('/')[1]}` },
+      label: `${p.headOwner}:${p.headRef}`,
+      repo: { full_name: `${p.headOwner}/${name}` },
     },
-    base: { repo: { full_name: fullName } },
+    base: { ref: 'main', repo: repositoryJson(base) },
   };
 }
 
