@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { loadConfig } from '@memtrail/config';
 import { createPrismaClient, type PrismaClient } from '@memtrail/db';
-import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
+import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
@@ -224,24 +224,55 @@ describe('memtrail onboard with real repositories and builds', () => {
     const origin = join(dirs.path, 'origin');
     mkdirSync(origin);
     const { commit } = makeRepo(origin);
+    // The build of the third commit hangs in the first job until the job is cancelled.
+    const hang = `if [ -n "$HANG_ON" ] && grep -qx "$HANG_ON" NOTES; then touch "$HANG_MARKER"; sleep 600; fi\n`;
     const shas: string[] = [];
     for (let i = 0; i < 4; i++) {
+      const files = firmwareFiles({ bufferSize: 256 + 64 * i });
       shas.push(
         commit(`commit ${i}`, {
-          ...firmwareFiles({ bufferSize: 256 + 64 * i }),
+          ...files,
+          'build.sh': hang + files['build.sh']!,
+          NOTES: `commit ${i}\n`,
           '.gitignore': 'out/\n',
         }),
       );
     }
     const first = join(dirs.path, 'job-1');
     git(dirs.path, 'clone', '-q', origin, first);
-    // The first job gets through two commits, then is cancelled.
-    const cancelled = await cli(
-      ['onboard', '2', '--initial-commit', shas[0]!, ...onboardArgs('resume')],
-      first,
-      env,
+    const marker = join(dirs.path, 'hanging');
+    const job = spawn(
+      process.execPath,
+      [
+        BIN,
+        'onboard',
+        '4',
+        ...onboardArgs('resume'),
+        // Inside the test's directory: the killed job cannot remove its worktree.
+        '--worktree-dir',
+        join(dirs.path, 'job-1-worktree'),
+      ],
+      {
+        cwd: first,
+        env: { ...env, HANG_ON: 'commit 2', HANG_MARKER: marker },
+        detached: true,
+        stdio: 'ignore',
+      },
     );
-    expect(cancelled.code).toBe(0);
+    const ended = new Promise((resolve) => job.on('close', resolve));
+    await eventually(
+      () => Promise.resolve(existsSync(marker)),
+      (there) => there,
+      { timeoutMs: 60_000 },
+    );
+    // Cancelled as a CI runner does: the whole process group, build included.
+    process.kill(-job.pid!, 'SIGKILL');
+    await ended;
+    expect((await reports('resume')).map((r) => r.commit.sha).sort()).toEqual(
+      shas.slice(0, 2).sort(),
+    );
+
+    // A new job has a fresh checkout without the first one's record: the server's is enough.
     const second = join(dirs.path, 'job-2');
     git(dirs.path, 'clone', '-q', origin, second);
     const resumed = await cli(['onboard', '4', ...onboardArgs('resume')], second, env);

@@ -415,6 +415,29 @@ describe('POST /upload', () => {
     expect(data.targets[0]!.regions!.map((r) => r.name).sort()).toEqual(
       Object.keys(sample.memory_layout).sort(),
     );
+    // The regions follow the target's region configuration: display names, hidden ones left out.
+    await prisma.target.updateMany({
+      where: { projectId, name: 'nrf52' },
+      data: {
+        regionConfig: {
+          version: 2,
+          regions: { RAM: { display_name: 'SRAM' }, CCMRAM: { hidden: true } },
+        },
+      },
+    });
+    const configured = (await (
+      await fetch(`${baseUrl}/summary?commit=${sha(91)}`, {
+        headers: { Authorization: `Bearer ${apiKey}` },
+      })
+    ).json()) as SummaryResponse;
+    expect(configured.data.targets[0]!.regions!.map((r) => [r.name, r.change])).toEqual([
+      ['FLASH', 0],
+      ['SRAM', 64],
+    ]);
+    await prisma.target.updateMany({
+      where: { projectId, name: 'nrf52' },
+      data: { regionConfig: {} },
+    });
 
     const missing = await fetch(`${baseUrl}/summary?commit=${sha(999)}`, {
       headers: { Authorization: `Bearer ${apiKey}` },
