@@ -11,3 +11,19 @@ memtrail() { node "$MEMTRAIL_CLI" "$@"; }
 
 # Space-separated inputs as words (paths with spaces need the CLI itself).
 read_words() { read -r -a "$1" <<<"${2:-}"; }
+
+# `flag_each FLAG WORDS`: appends FLAG WORD to the `args` array for each space-separated word.
+flag_each() {
+  local words word
+  read_words words "${2:-}"
+  for word in ${words[@]+"${words[@]}"}; do args+=("$1" "$word"); done
+}
+
+# The analysis inputs that uploading and onboarding share.
+analysis_args() {
+  flag_each -L "$INPUT_LIB_PATHS"
+  flag_each --def "$INPUT_VARS"
+  flag_each --skip-section "$INPUT_SKIP"
+  if [ -n "$INPUT_MAP" ]; then args+=(--map-file "$INPUT_MAP"); fi
+  if [ -n "$INPUT_LIMITS" ]; then args+=(--limits "$INPUT_LIMITS"); fi
+}

@@ -11,7 +11,6 @@ args+=(--api-url "$INPUT_API_URL" --status "$INPUT_STATUS")
 [ -n "$INPUT_TEMPLATE" ] && args+=(--template "$INPUT_TEMPLATE")
 [ -n "$INPUT_MAX_SYMBOLS" ] && args+=(--max-symbols "$INPUT_MAX_SYMBOLS")
 [ -n "$INPUT_COLLAPSE_AFTER" ] && args+=(--collapse-after "$INPUT_COLLAPSE_AFTER")
-read_words targets "$INPUT_TARGETS"
-for target in ${targets[@]+"${targets[@]}"}; do args+=(--target "$target"); done
+flag_each --target "$INPUT_TARGETS"
 [ "$INPUT_NO_COMMENT" = "true" ] && args+=(--no-comment)
 memtrail "${args[@]}"

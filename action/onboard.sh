@@ -12,20 +12,11 @@ args=(--verbose "$INPUT_VERBOSE" onboard)
 [ -n "$INPUT_NUM" ] && args+=("$INPUT_NUM")
 args+=(--build "$INPUT_BUILD" --elf "$INPUT_ELF" --target-name "$INPUT_TARGET" --api-url "$INPUT_API_URL")
 args+=(--submodules "$INPUT_SUBMODULES")
-read_words scripts "$INPUT_LD"
-for script in ${scripts[@]+"${scripts[@]}"}; do args+=(--ld "$script"); done
-read_words dirs "$INPUT_LIB_PATHS"
-for dir in ${dirs[@]+"${dirs[@]}"}; do args+=(-L "$dir"); done
-read_words vars "$INPUT_VARS"
-for var in ${vars[@]+"${vars[@]}"}; do args+=(--def "$var"); done
-read_words skipped "$INPUT_SKIP"
-for section in ${skipped[@]+"${skipped[@]}"}; do args+=(--skip-section "$section"); done
-read_words build_dirs "$INPUT_BUILD_DIRS"
-for dir in ${build_dirs[@]+"${build_dirs[@]}"}; do args+=(--build-dirs "$dir"); done
+flag_each --ld "$INPUT_LD"
+analysis_args
+flag_each --build-dirs "$INPUT_BUILD_DIRS"
 [ -n "$INPUT_COMMITS" ] && args+=(--commits "$INPUT_COMMITS")
 [ -n "$INPUT_INITIAL_COMMIT" ] && args+=(--initial-commit "$INPUT_INITIAL_COMMIT")
 [ -n "$INPUT_INITIAL_PARENT" ] && args+=(--initial-parent "$INPUT_INITIAL_PARENT")
 [ "$INPUT_BINARY_SEARCH" = "true" ] && args+=(--binary-search)
-[ -n "$INPUT_MAP" ] && args+=(--map-file "$INPUT_MAP")
-[ -n "$INPUT_LIMITS" ] && args+=(--limits "$INPUT_LIMITS")
 memtrail "${args[@]}"

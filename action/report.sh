@@ -14,14 +14,7 @@ else
   args+=("$INPUT_ELF" ${scripts[@]+"${scripts[@]}"})
 fi
 args+=(--upload --target-name "$INPUT_TARGET" --api-url "$INPUT_API_URL" --output-raw-response)
-read_words dirs "$INPUT_LIB_PATHS"
-for dir in ${dirs[@]+"${dirs[@]}"}; do args+=(-L "$dir"); done
-read_words vars "$INPUT_VARS"
-for var in ${vars[@]+"${vars[@]}"}; do args+=(--def "$var"); done
-read_words skipped "$INPUT_SKIP"
-for section in ${skipped[@]+"${skipped[@]}"}; do args+=(--skip-section "$section"); done
-[ -n "$INPUT_MAP" ] && args+=(--map-file "$INPUT_MAP")
-[ -n "$INPUT_LIMITS" ] && args+=(--limits "$INPUT_LIMITS")
+analysis_args
 [ "$INPUT_NO_FAIL" = "true" ] && args+=(--dont-fail-on-alerts)
 [ -n "$INPUT_PR_AUTHOR_NAME" ] && args+=(--pr-author-name "$INPUT_PR_AUTHOR_NAME")
 [ -n "$INPUT_PR_AUTHOR_EMAIL" ] && args+=(--pr-author-email "$INPUT_PR_AUTHOR_EMAIL")

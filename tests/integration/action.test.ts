@@ -9,18 +9,14 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { loadConfig } from '@memtrail/config';
 import { createPrismaClient, type PrismaClient } from '@memtrail/db';
 import { createIsolatedStores, GithubStandIn, type IsolatedStores } from '@memtrail/testing';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
-import { GatewayConfig } from '../../services/gateway/src/config.js';
-import { createGatewayApp } from '../../services/gateway/src/create-app.js';
-import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
+import { ROOT, startGateway } from './support/cli-and-gateway.js';
 import { ELF, firmwareFiles, SCRIPT, SCRIPT_DIR } from '../../packages/cli/test/firmware.js';
 import { cleanEnv, git, makeRepo, tempDir } from '../../packages/cli/test/support.js';
 import { runCompositeAction } from './composite-action.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const REPO = 'acme/firmware';
 const VERSION = (
   JSON.parse(readFileSync(join(ROOT, 'packages/cli/package.json'), 'utf8')) as { version: string }
@@ -106,17 +102,7 @@ describe('the GitHub Actions, released and run in a simulated job', () => {
     prisma = createPrismaClient(stores.databaseUrl);
     const owner = await prisma.user.create({ data: { email: 'ci@example.com' } });
     ({ apiKey } = await createProjectWithKey(prisma, owner.id, 'Board'));
-    gateway = await createGatewayApp(
-      loadConfig(GatewayConfig, {
-        DATABASE_URL: stores.databaseUrl,
-        REDIS_URL: stores.redisUrl,
-        QUEUE_PREFIX: stores.queuePrefix,
-        CORE_URL: 'https://memtrail.example',
-        JWT_SECRET: TEST_JWT_SECRET,
-        UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
-      }),
-    );
-    await gateway.listen(0, '127.0.0.1');
+    gateway = await startGateway(stores);
     apiUrl = await gateway.getUrl();
     github = await GithubStandIn.start();
     github.token('ghs_job', { login: 'github-actions[bot]', write: true });
@@ -239,5 +225,34 @@ describe('the GitHub Actions, released and run in a simulated job', () => {
       expect.objectContaining({ context: 'memtrail/board', state: 'success' }),
     ]);
     expect(readFileSync(pr.summary, 'utf8')).toContain('## Memtrail memory report');
+  });
+
+  it('onboards history through the onboarding inputs', async () => {
+    execFileSync('git', ['checkout', '-q', sha.head!], { cwd: workspace });
+    const { env } = job('onboard', 'workflow_dispatch', {});
+    const run = await runCompositeAction({
+      actionPath: released,
+      inputs: {
+        ...reportInputs('onboarded'),
+        num_commits: '2',
+        build_script: 'sh build.sh',
+      },
+      env,
+      workspace,
+    });
+    expect(run.failed).toBe(false);
+    expect(run.steps.find((s) => s.id === 'onboard')!.stderr).toContain(
+      'uploaded 2 (2 built, 0 identical, 0 build failed)',
+    );
+    const reports = await prisma.report.findMany({
+      where: { target: { name: 'onboarded' } },
+      select: { kind: true, commit: { select: { sha: true } } },
+    });
+    expect(reports.map((r) => [r.commit.sha, r.kind]).sort()).toEqual(
+      [
+        [sha.base, 'full'],
+        [sha.head, 'full'],
+      ].sort(),
+    );
   });
 });

@@ -5,17 +5,14 @@
  * from what the server has after the job that started was cancelled, and one-line failures.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { loadConfig } from '@memtrail/config';
 import { createPrismaClient, type PrismaClient } from '@memtrail/db';
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
-import { GatewayConfig } from '../../services/gateway/src/config.js';
-import { createGatewayApp } from '../../services/gateway/src/create-app.js';
-import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
+import { buildCli, cli, CLI_BIN, startGateway, type Env } from './support/cli-and-gateway.js';
 import {
   buildFirmwareProject,
   ELF,
@@ -25,23 +22,6 @@ import {
   sectionSizes,
 } from '../../packages/cli/test/firmware.js';
 import { cleanEnv, git, makeRepo, tempDir } from '../../packages/cli/test/support.js';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'packages', 'cli', 'dist', 'bin.js');
-
-type Env = Record<string, string | undefined>;
-
-function cli(args: string[], cwd: string, env: Env) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const onboardArgs = (target: string) => [
   '--build',
@@ -70,22 +50,12 @@ describe('memtrail onboard with real repositories and builds', () => {
     });
 
   beforeAll(async () => {
-    execFileSync('npx', ['tsc', '-b', 'packages/cli'], { cwd: ROOT, stdio: 'pipe' });
+    buildCli();
     stores = await createIsolatedStores();
     prisma = createPrismaClient(stores.databaseUrl);
     const owner = await prisma.user.create({ data: { email: 'ci@example.com' } });
     const { apiKey } = await createProjectWithKey(prisma, owner.id, 'Board');
-    gateway = await createGatewayApp(
-      loadConfig(GatewayConfig, {
-        DATABASE_URL: stores.databaseUrl,
-        REDIS_URL: stores.redisUrl,
-        QUEUE_PREFIX: stores.queuePrefix,
-        CORE_URL: 'https://memtrail.example',
-        JWT_SECRET: TEST_JWT_SECRET,
-        UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
-      }),
-    );
-    await gateway.listen(0, '127.0.0.1');
+    gateway = await startGateway(stores);
     env = cleanEnv({ MEMTRAIL_API_KEY: apiKey, MEMTRAIL_API_URL: await gateway.getUrl() });
   }, 240_000);
 
@@ -244,7 +214,7 @@ describe('memtrail onboard with real repositories and builds', () => {
     const job = spawn(
       process.execPath,
       [
-        BIN,
+        CLI_BIN,
         'onboard',
         '4',
         ...onboardArgs('resume'),

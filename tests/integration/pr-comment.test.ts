@@ -5,11 +5,10 @@
  * the GitHub and GitLab REST APIs — also when several targets' jobs finish at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { loadConfig } from '@memtrail/config';
 import { createPrismaClient, type PrismaClient } from '@memtrail/db';
 import {
   createIsolatedStores,
@@ -18,37 +17,20 @@ import {
   type IsolatedStores,
 } from '@memtrail/testing';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
-import { GatewayConfig } from '../../services/gateway/src/config.js';
-import { createGatewayApp } from '../../services/gateway/src/create-app.js';
-import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
+import {
+  buildCli,
+  cli,
+  startGateway,
+  type CliResult,
+  type Env,
+} from './support/cli-and-gateway.js';
 import { ELF, firmwareFiles, SCRIPT, SCRIPT_DIR } from '../../packages/cli/test/firmware.js';
 import { cleanEnv, makeRepo, tempDir } from '../../packages/cli/test/support.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'packages', 'cli', 'dist', 'bin.js');
 const MARKER = '<!-- memtrail-pr-comment -->';
 const REPO = 'acme/firmware';
 
-type Env = Record<string, string | undefined>;
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], cwd: string, env: Env): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function ok(result: Result): Result {
+function ok(result: CliResult): CliResult {
   if (result.code !== 0) throw new Error(`CLI failed (${result.code}):\n${result.stderr}`);
   return result;
 }
@@ -115,23 +97,13 @@ describe('memtrail comment → gateway /summary → GitHub and GitLab stand-ins'
   }
 
   beforeAll(async () => {
-    execFileSync('npx', ['tsc', '-b', 'packages/cli'], { cwd: ROOT, stdio: 'pipe' });
+    buildCli();
     stores = await createIsolatedStores();
     prisma = createPrismaClient(stores.databaseUrl);
     const owner = await prisma.user.create({ data: { email: 'ci@example.com' } });
     const created = await createProjectWithKey(prisma, owner.id, 'Board');
     projectId = created.projectId;
-    gateway = await createGatewayApp(
-      loadConfig(GatewayConfig, {
-        DATABASE_URL: stores.databaseUrl,
-        REDIS_URL: stores.redisUrl,
-        QUEUE_PREFIX: stores.queuePrefix,
-        CORE_URL: 'https://memtrail.example',
-        JWT_SECRET: TEST_JWT_SECRET,
-        UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
-      }),
-    );
-    await gateway.listen(0, '127.0.0.1');
+    gateway = await startGateway(stores);
     memtrail = cleanEnv({
       MEMTRAIL_API_KEY: created.apiKey,
       MEMTRAIL_API_URL: await gateway.getUrl(),
