@@ -28,8 +28,8 @@ export interface Firmware {
   cleanup(): void;
 }
 
-/** Compiles the firmware once; `link` makes an ELF per GNU ld script. */
-export function buildLayoutFirmware(): Firmware {
+/** Compiles the firmware once (`defines`: -D flags); `link` makes an ELF per GNU ld script. */
+export function buildLayoutFirmware(defines: string[] = []): Firmware {
   const dir = mkdtempSync(join(tmpdir(), 'memtrail-layouts-'));
   const object = join(dir, 'app.o');
   execFileSync('arm-none-eabi-gcc', [
@@ -40,6 +40,7 @@ export function buildLayoutFirmware(): Firmware {
     '-ffreestanding',
     '-ffunction-sections',
     '-fdata-sections',
+    ...defines.map((define) => `-D${define}`),
     '-c',
     FIRMWARE_SOURCE,
     '-o',
