@@ -1,17 +1,12 @@
-import { formatPosition, type SourcePosition } from '../linker/errors.js';
+import { SourceError } from '../expressions/index.js';
+import type { SourcePosition } from '../linker/errors.js';
 
-/** A file the preprocessor cannot read the way armcc -E / armclang -E would (with file:line:column). */
-export class PreprocessError extends Error {
-  readonly position: SourcePosition | undefined;
-
-  constructor(message: string, position?: SourcePosition) {
-    super(position ? `${formatPosition(position)}: ${message}` : message);
-    this.name = 'PreprocessError';
-    this.position = position;
-  }
+/** A file the preprocessor cannot read the way armcc -E / armclang -E would. */
+export class PreprocessError extends SourceError {
+  override readonly name = 'PreprocessError';
 }
 
-/** What the preprocessor says but does not stop for (#warning, redefined macros, odd quotes). */
+/** What the preprocessor says but does not stop for (#warning, redefined macros). */
 export interface PreprocessWarning {
   message: string;
   position: SourcePosition;

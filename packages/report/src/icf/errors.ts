@@ -1,14 +1,9 @@
-import { formatPosition, type SourcePosition } from '../linker/errors.js';
+import { SourceError } from '../expressions/index.js';
+import type { SourcePosition } from '../linker/errors.js';
 
-/** An ICF file ILINK would refuse, or one we cannot read (with file:line:column). */
-export class IcfError extends Error {
-  readonly position: SourcePosition | undefined;
-
-  constructor(message: string, position?: SourcePosition) {
-    super(position ? `${formatPosition(position)}: ${message}` : message);
-    this.name = 'IcfError';
-    this.position = position;
-  }
+/** An ICF file ILINK would refuse, or one we cannot read. */
+export class IcfError extends SourceError {
+  override readonly name = 'IcfError';
 }
 
 export interface IcfWarning {

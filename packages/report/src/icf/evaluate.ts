@@ -6,6 +6,7 @@
  */
 import type { SourcePosition } from '../linker/errors.js';
 import type { IcfExpr, RegionExpr } from './ast.js';
+import { applyBinary } from '../expressions/index.js';
 import { IcfError } from './errors.js';
 
 export interface Range {
@@ -77,51 +78,13 @@ export function evaluateIcf(expr: IcfExpr, scope: IcfScope): bigint {
       if (expr.op === '&&' && left === 0n) return 0n;
       if (expr.op === '||' && left !== 0n) return 1n;
       const right = evaluateIcf(expr.right, scope);
-      return checked(binary(expr.op, left, right, expr.position), expr.position);
+      const divideByZero = () => {
+        throw new IcfError('division by zero', expr.position);
+      };
+      return checked(applyBinary(expr.op, left, right, divideByZero), expr.position);
     }
     case 'call':
       return call(expr, scope);
-  }
-}
-
-function binary(op: string, left: bigint, right: bigint, position: SourcePosition): bigint {
-  switch (op) {
-    case '+':
-      return left + right;
-    case '-':
-      return left - right;
-    case '*':
-      return left * right;
-    case '/':
-    case '%':
-      if (right === 0n) throw new IcfError('division by zero', position);
-      return op === '/' ? left / right : left % right;
-    case '<<':
-      return left << right;
-    case '>>':
-      return left >> right;
-    case '&':
-      return left & right;
-    case '|':
-      return left | right;
-    case '^':
-      return left ^ right;
-    case '==':
-      return bool(left === right);
-    case '!=':
-      return bool(left !== right);
-    case '<':
-      return bool(left < right);
-    case '<=':
-      return bool(left <= right);
-    case '>':
-      return bool(left > right);
-    case '>=':
-      return bool(left >= right);
-    case '&&':
-      return bool(left !== 0n && right !== 0n);
-    default:
-      return bool(left !== 0n || right !== 0n);
   }
 }
 

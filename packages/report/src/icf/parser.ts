@@ -7,29 +7,9 @@
  * symbol`/`by calling`, `copy of`, `readexec`.
  */
 import type { IcfExpr, PlacementKind, RegionExpr, SelectorItem, Statement } from './ast.js';
+import { C_PRECEDENCE } from '../expressions/index.js';
 import { IcfError } from './errors.js';
 import type { IcfToken } from './lexer.js';
-
-const BINARY: Record<string, number> = {
-  '||': 1,
-  '&&': 2,
-  '|': 3,
-  '^': 4,
-  '&': 5,
-  '==': 6,
-  '!=': 6,
-  '<': 7,
-  '<=': 7,
-  '>': 7,
-  '>=': 7,
-  '<<': 8,
-  '>>': 8,
-  '+': 9,
-  '-': 9,
-  '*': 10,
-  '/': 10,
-  '%': 10,
-};
 
 const REGION_FUNCTIONS = new Set(['start', 'end', 'size', 'isempty']);
 const SECTION_ATTRIBUTES = new Set([
@@ -91,7 +71,7 @@ export function parseIcf(tokens: IcfToken[]): Statement[] {
     let left = unary();
     for (;;) {
       const token = peek();
-      const precedence = token.kind === 'punct' ? BINARY[token.text] : undefined;
+      const precedence = token.kind === 'punct' ? C_PRECEDENCE[token.text] : undefined;
       if (precedence === undefined || precedence < minimum) return left;
       next();
       const right = binary(precedence + 1);

@@ -14,7 +14,7 @@
  * that names no region (`place at address`) leaves the section to the region holding its address.
  */
 import type { LayoutSection, SectionAssignment } from '../layout/index.js';
-import { icfRegionKinds, type IcfModel, type IcfPlacement } from '../icf/index.js';
+import { IcfError, icfRegionKinds, type IcfModel, type IcfPlacement } from '../icf/index.js';
 import type { LayoutDescription, RegionListing } from './types.js';
 
 interface Piece {
@@ -35,6 +35,12 @@ function pieces(model: IcfModel, warnings: string[]): Piece[] {
       continue;
     }
     ranges.forEach((range, index) => {
+      if (range.end > BigInt(Number.MAX_SAFE_INTEGER)) {
+        throw new IcfError(
+          `region ${region.name} reaches 0x${range.end.toString(16)}, beyond what a JSON number holds exactly`,
+          region.position,
+        );
+      }
       result.push({
         name: ranges.length === 1 ? region.name : `${region.name}#${index + 1}`,
         region: region.name,

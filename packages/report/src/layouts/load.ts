@@ -25,8 +25,8 @@ import type { LayoutDescription, RegionListing } from './types.js';
 export interface LayoutImage {
   sections: LayoutSection[];
   segments: LayoutSegment[];
-  /** Names of the global symbols the image defines. */
-  symbols: ReadonlySet<string>;
+  /** Whether the image defines this global symbol (scatter files' `defined(symbol)`). */
+  hasSymbol(name: string): boolean;
   /** ELF header plus program headers. */
   headerSize: number;
 }
@@ -89,7 +89,7 @@ function scatterModel(options: LayoutOptions) {
     searchPaths: options.searchPaths,
     definitions: options.definitions,
     ...(image && {
-      image: scatterImage(image.sections, image.segments, image.symbols, image.headerSize),
+      image: scatterImage(image.sections, image.segments, image.hasSymbol, image.headerSize),
     }),
   });
 }

@@ -16,7 +16,7 @@ import type { LayoutDescription, RegionListing } from './types.js';
 export function scatterImage(
   sections: LayoutSection[],
   segments: LayoutSegment[],
-  symbols: ReadonlySet<string>,
+  hasSymbol: (name: string) => boolean,
   headerSize: number,
 ): ScatterImage {
   const allocated = sections.filter((s) => s.flags.alloc);
@@ -31,7 +31,7 @@ export function scatterImage(
           loadAddress: loadAddressOf(loads, s) ?? s.address,
           nobits: s.type === 'NOBITS',
         })),
-    hasSymbol: (name) => symbols.has(name),
+    hasSymbol,
     headerSize,
   };
 }

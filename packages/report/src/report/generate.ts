@@ -73,6 +73,8 @@ function layoutSections(elf: ElfFile): LayoutSection[] {
 
 /** What linker configurations need from the ELF: sections, segments, global symbols, headers. */
 export function elfLayoutImage(elf: ElfFile): LayoutImage {
+  // Built on first use: only scatter files ask (`defined(symbol)`).
+  let defined: Set<string> | undefined;
   return {
     sections: layoutSections(elf),
     segments: elf.segments.map((s) => ({
@@ -83,9 +85,10 @@ export function elfLayoutImage(elf: ElfFile): LayoutImage {
       memSize: s.memSize,
       flags: s.flagsString,
     })),
-    symbols: new Set(
-      elf.symbols.filter((s) => s.binding !== 'LOCAL' && s.sectionIndex !== 0).map((s) => s.name),
-    ),
+    hasSymbol: (name) =>
+      (defined ??= new Set(
+        elf.symbols.filter((s) => s.binding !== 'LOCAL' && s.sectionIndex !== 0).map((s) => s.name),
+      )).has(name),
     headerSize: elf.is64 ? 64 + 56 * elf.segments.length : 52 + 32 * elf.segments.length,
   };
 }

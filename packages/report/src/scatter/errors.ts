@@ -1,12 +1,6 @@
-import { formatPosition, type SourcePosition } from '../linker/errors.js';
+import { SourceError } from '../expressions/index.js';
 
-/** A scatter file armlink would refuse, or one we cannot read (with file:line:column). */
-export class ScatterError extends Error {
-  readonly position: SourcePosition | undefined;
-
-  constructor(message: string, position?: SourcePosition) {
-    super(position ? `${formatPosition(position)}: ${message}` : message);
-    this.name = 'ScatterError';
-    this.position = position;
-  }
+/** A scatter file armlink would refuse, or one we cannot read. */
+export class ScatterError extends SourceError {
+  override readonly name = 'ScatterError';
 }

@@ -7,6 +7,7 @@
  */
 import type { SourcePosition } from '../linker/errors.js';
 import type { ScatterExpr } from './ast.js';
+import { applyBinary } from '../expressions/index.js';
 import { ScatterError } from './errors.js';
 
 export interface Unknown {
@@ -90,7 +91,9 @@ export function evaluateScatter(expr: ScatterExpr, context: EvalContext): Value 
       if (expr.op === '||' && left !== 0n) return 1n;
       const right = evaluateScatter(expr.right, plain);
       if (isUnknown(right)) return right;
-      return binary(expr.op, left, right, expr.position);
+      return applyBinary(expr.op, left, right, () => {
+        throw new ScatterError('division by zero', expr.position);
+      });
     }
     case 'call': {
       const arg = (index: number, relative: boolean): Value => {
@@ -130,48 +133,5 @@ export function evaluateScatter(expr: ScatterExpr, context: EvalContext): Value 
           throw new ScatterError(`unknown function ${expr.name}()`, expr.position);
       }
     }
-  }
-}
-
-function binary(op: string, left: bigint, right: bigint, position: SourcePosition): bigint {
-  switch (op) {
-    case '+':
-      return left + right;
-    case '-':
-      return left - right;
-    case '*':
-      return left * right;
-    case '/':
-    case '%':
-      if (right === 0n) throw new ScatterError('division by zero', position);
-      return op === '/' ? left / right : left % right;
-    case '<<':
-      return left << right;
-    case '>>':
-      return left >> right;
-    case '&':
-      return left & right;
-    case '|':
-      return left | right;
-    case '^':
-      return left ^ right;
-    case '==':
-      return bool(left === right);
-    case '!=':
-      return bool(left !== right);
-    case '<':
-      return bool(left < right);
-    case '<=':
-      return bool(left <= right);
-    case '>':
-      return bool(left > right);
-    case '>=':
-      return bool(left >= right);
-    case '&&':
-      return bool(left !== 0n && right !== 0n);
-    case '||':
-      return bool(left !== 0n || right !== 0n);
-    default:
-      throw new ScatterError(`unknown operator '${op}'`, position);
   }
 }

@@ -11,6 +11,7 @@ import type {
   ScatterExpr,
   ScatterFileAst,
 } from './ast.js';
+import { C_PRECEDENCE } from '../expressions/index.js';
 import { ScatterError } from './errors.js';
 import type { ScatterToken } from './lexer.js';
 
@@ -35,32 +36,7 @@ const ATTRIBUTES: Record<string, boolean> = {
   ZEROPAD: false,
 };
 
-/** Binary operators by precedence (C's), with armlink's word spellings. */
-const BINARY: Record<string, number> = {
-  '||': 1,
-  LOR: 1,
-  '&&': 2,
-  LAND: 2,
-  '|': 3,
-  OR: 3,
-  '^': 4,
-  '&': 5,
-  AND: 5,
-  '==': 6,
-  '!=': 6,
-  '<': 7,
-  '<=': 7,
-  '>': 7,
-  '>=': 7,
-  '<<': 8,
-  '>>': 8,
-  '+': 9,
-  '-': 9,
-  '*': 10,
-  '/': 10,
-  '%': 10,
-};
-
+/** armlink's word spellings of C operators. */
 const CANONICAL: Record<string, string> = { LOR: '||', LAND: '&&', OR: '|', AND: '&' };
 
 export function parseScatter(tokens: ScatterToken[]): ScatterFileAst {
@@ -97,10 +73,10 @@ export function parseScatter(tokens: ScatterToken[]): ScatterFileAst {
     return { kind: 'conditional', condition, whenTrue, whenFalse, position: question.position };
   };
 
+  /** The C operator a token is (armlink's words mapped), or undefined. */
   const binaryOperator = (token: ScatterToken): string | undefined => {
-    const text = token.kind === 'word' ? token.text.toUpperCase() : token.text;
-    if (token.kind === 'word' && !(text in CANONICAL)) return undefined;
-    return text in BINARY ? text : undefined;
+    const op = token.kind === 'word' ? CANONICAL[token.text.toUpperCase()] : token.text;
+    return op !== undefined && op in C_PRECEDENCE ? op : undefined;
   };
 
   const binary = (minimum: number, inHeader: boolean): ScatterExpr => {
@@ -108,11 +84,11 @@ export function parseScatter(tokens: ScatterToken[]): ScatterFileAst {
     for (;;) {
       const token = peek();
       const op = binaryOperator(token);
-      if (op === undefined || BINARY[op]! < minimum) return left;
+      if (op === undefined || C_PRECEDENCE[op]! < minimum) return left;
       if (inHeader && (op === '+' || op === '-') && token.space && !peek(1).space) return left;
       next();
-      const right = binary(BINARY[op]! + 1, inHeader);
-      left = { kind: 'binary', op: CANONICAL[op] ?? op, left, right, position: token.position };
+      const right = binary(C_PRECEDENCE[op]! + 1, inHeader);
+      left = { kind: 'binary', op, left, right, position: token.position };
     }
   };
 

@@ -1,0 +1,2 @@
+export { applyBinary, C_PRECEDENCE } from './integers.js';
+export { SourceError } from './source-error.js';
