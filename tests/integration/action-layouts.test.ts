@@ -20,22 +20,10 @@ import {
 } from '../../packages/cli/test/support.js';
 import { buildLayoutFirmware, type Firmware } from '../../packages/report/test/layout-firmware.js';
 import { runCompositeAction } from './composite-action.js';
+import { ACTION_FILES } from './support/action-sources.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURES = join(ROOT, 'packages/report/test/fixtures');
-
-/** What the action needs of this repository to bundle the CLI and run its steps. */
-const ACTION_FILES = [
-  'action.yml',
-  'action',
-  'packages/cli/package.json',
-  'packages/cli/rolldown.config.mjs',
-  'packages/cli/src',
-  'packages/report/package.json',
-  'packages/report/src',
-  'packages/contracts/package.json',
-  'packages/contracts/src',
-];
 
 describe('the GitHub Action with IAR and Keil layouts', () => {
   const dirs = tempDir('memtrail-action-layouts-');

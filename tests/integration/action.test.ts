@@ -16,25 +16,12 @@ import { ROOT, startGateway } from './support/cli-and-gateway.js';
 import { ELF, firmwareFiles, SCRIPT, SCRIPT_DIR } from '../../packages/cli/test/firmware.js';
 import { cleanEnv, git, makeRepo, tempDir } from '../../packages/cli/test/support.js';
 import { runCompositeAction } from './composite-action.js';
+import { ACTION_FILES } from './support/action-sources.js';
 
 const REPO = 'acme/firmware';
 const VERSION = (
   JSON.parse(readFileSync(join(ROOT, 'packages/cli/package.json'), 'utf8')) as { version: string }
 ).version;
-
-/** What a clone of this repository holds that the actions and the bundle need. */
-const ACTION_FILES = [
-  'action.yml',
-  'comment',
-  'action',
-  'packages/cli/package.json',
-  'packages/cli/rolldown.config.mjs',
-  'packages/cli/src',
-  'packages/report/package.json',
-  'packages/report/src',
-  'packages/contracts/package.json',
-  'packages/contracts/src',
-];
 
 describe('the GitHub Actions, released and run in a simulated job', () => {
   const dirs = tempDir('memtrail-action-');
