@@ -42,11 +42,17 @@ import { ProjectsService } from './projects.service.js';
 
 type Json = Record<string, unknown> | undefined;
 
-/** The organisation the web app chose in its header; null when none is named. */
+/**
+ * The organisation a call names: the X-Memtrail-Organization header, or on create the body's
+ * `organization_id` (the web app's choice in its header); null when none is named.
+ */
 function chosenOrganization(req: Request): string | null {
-  const value = req.headers[ORGANIZATION_HEADER];
-  if (typeof value !== 'string' || !value) return null;
-  return value;
+  const header = req.headers[ORGANIZATION_HEADER];
+  if (typeof header === 'string' && header) return header;
+  const body = req.body as Json;
+  return req.method === 'POST' && typeof body?.organization_id === 'string' && body.organization_id
+    ? body.organization_id
+    : null;
 }
 
 /**
