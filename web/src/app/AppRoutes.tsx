@@ -27,6 +27,16 @@ const RegionConfigPage = lazyPage(
   'RegionConfigPage',
 );
 const SettingsPage = lazyPage(() => import('../pages/settings/SettingsPage.tsx'), 'SettingsPage');
+const TargetsPage = lazyPage(() => import('../pages/TargetsPage.tsx'), 'TargetsPage');
+const InvitationPage = lazyPage(() => import('../pages/InvitationPage.tsx'), 'InvitationPage');
+const PendingInvitation = lazyPage(
+  () => import('../pages/InvitationPage.tsx'),
+  'PendingInvitation',
+);
+const OrganizationPage = lazyPage(
+  () => import('../pages/organization/OrganizationPage.tsx'),
+  'OrganizationPage',
+);
 
 const pricing = (
   <Suspense fallback={<Spinner message="Loading pricing..." />}>
@@ -48,6 +58,8 @@ export function AppRoutes() {
           <Route path="auth" element={<AuthPage />} />
           {/* The mailed reset link's landing page (spec §7: /reset-password on our origin). */}
           <Route path="reset-password" element={<ResetPasswordPage />} />
+          {/* A mailed invitation's landing page: sign in or up, then accept. */}
+          <Route path="invitations/:token" element={<InvitationPage />} />
           {/* Spec §2: any other path, project pages included, goes to the home page. */}
           <Route path="*" element={<Navigate to="/" replace />} />
         </Route>
@@ -59,10 +71,21 @@ export function AppRoutes() {
     <ProjectProvider owner={user.id ?? user.email}>
       <Routes>
         <Route element={<AppLayout />}>
-          <Route index element={<ProjectsPage />} />
+          <Route
+            index
+            element={
+              <>
+                <PendingInvitation />
+                <ProjectsPage />
+              </>
+            }
+          />
+          <Route path="organization" element={<OrganizationPage />} />
+          <Route path="invitations/:token" element={<InvitationPage />} />
           <Route path="project/:projectId" element={<KnownProject />}>
             <Route index element={<ProjectIndex />} />
             <Route path="settings" element={<SettingsPage />} />
+            <Route path="targets" element={<TargetsPage />} />
             <Route path="target/:targetName">
               <Route
                 index

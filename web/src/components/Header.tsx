@@ -1,6 +1,7 @@
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useAuth } from '../lib/auth/AuthProvider.tsx';
 import { LogoMark } from './Logo.tsx';
+import { OrganizationSwitcher } from './OrganizationSwitcher.tsx';
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `header__link${isActive ? ' header__link--active' : ''}`;
@@ -25,6 +26,7 @@ export function Header() {
       <div className="header__account">
         {user ? (
           <>
+            <OrganizationSwitcher />
             <span className="header__email" title={user.email}>
               {user.email}
             </span>

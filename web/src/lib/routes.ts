@@ -13,6 +13,9 @@ export const paths = {
   commit: (projectId: string, target: string, sha: string) =>
     `${paths.dashboard(projectId, target)}/commit/${seg(sha)}`,
   settings: (projectId: string) => `/project/${seg(projectId)}/settings`,
+  targets: (projectId: string) => `/project/${seg(projectId)}/targets`,
+  organization: () => '/organization',
+  invitation: (token: string) => `/invitations/${seg(token)}`,
 };
 
 /** Project and target named by a path, decoded; empty outside project pages. */

@@ -8,4 +8,8 @@ export const STORAGE_KEYS = {
   hostedSession: 'memtrail_auth_session',
   /** The dashboard chart's y-axis scale ('usage' or 'limits'), kept across visits. */
   seriesScale: 'memtrail_series_scale',
+  /** The organisation chosen in the header (an id), absent for all of them. */
+  organization: 'memtrail_organization',
+  /** An invitation link opened while signed out, accepted after sign-in. */
+  pendingInvitation: 'memtrail_pending_invitation',
 } as const;

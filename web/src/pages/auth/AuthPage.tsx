@@ -16,6 +16,7 @@ import {
 import { GithubModal } from './GithubModal.tsx';
 import { PasswordStrengthMeter } from './PasswordStrengthMeter.tsx';
 import { PasswordInput } from './PasswordInput.tsx';
+import { SsoSignIn } from './SsoSignIn.tsx';
 
 const HEADINGS: Record<AuthMode, { title: string; sub: string; submit: string; busy: string }> = {
   signin: {
@@ -244,6 +245,7 @@ export function AuthPage() {
               >
                 <GoogleIcon /> Continue with Google
               </button>
+              <SsoSignIn />
             </div>
           </>
         ) : null}
