@@ -73,8 +73,12 @@ export function useProjectActions() {
   );
 
   return {
-    async createProject(name: string, description: string): Promise<NewProject> {
-      const project = await api.createProject(name, description);
+    async createProject(
+      name: string,
+      description: string,
+      organizationId?: string | null,
+    ): Promise<NewProject> {
+      const project = await api.createProject(name, description, organizationId);
       await writeList((projects) => [...projects, project]);
       if (project.api_key) setJustCreated(project);
       return project;
@@ -91,6 +95,12 @@ export function useProjectActions() {
         projects.map((project) => (project.id === id ? { ...project, ...updated } : project)),
       );
       return updated;
+    },
+    async setFavourite(id: string, favourite: boolean) {
+      await api.setProjectFavourite(id, favourite);
+      await writeList((projects) =>
+        projects.map((project) => (project.id === id ? { ...project, favourite } : project)),
+      );
     },
     clearJustCreated: () => setJustCreated(null),
   };

@@ -4,7 +4,7 @@ import {
   validateProjectDescription,
   validateProjectName,
 } from '@memtrail/contracts';
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiKeyReveal } from '../components/ApiKeyReveal.tsx';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
@@ -12,15 +12,43 @@ import { Modal } from '../components/Modal.tsx';
 import type { Project } from '../lib/api/core.ts';
 import { useProjectActions, useProjects, useTargets } from '../lib/data.ts';
 import { formatDate } from '../lib/format.ts';
+import { useOrganizations } from '../lib/organizations.ts';
 import { paths } from '../lib/routes.ts';
 import { useProjectContext } from '../lib/store/ProjectProvider.tsx';
 
-/** Signed-in home: the user's projects, creating one (key shown once) and deleting. */
+const PAGE_SIZE = 20;
+/** Target chips shown per project; the project's targets page lists them all. */
+const TARGET_CHIPS = 8;
+
+/**
+ * Signed-in home: the projects of the organisation chosen in the header (or all), favourites
+ * first, searched and shown a page at a time; creating one (key shown once) and deleting.
+ */
 export function ProjectsPage() {
-  const { data: projects = [] } = useProjects();
+  const { data: all = [] } = useProjects();
+  const { chosen } = useOrganizations();
   const { justCreated } = useProjectContext();
   const { clearJustCreated } = useProjectActions();
   const [creating, setCreating] = useState(false);
+  const [search, setSearch] = useState('');
+  const [favouritesOnly, setFavouritesOnly] = useState(false);
+  const [page, setPage] = useState(0);
+  const matching = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    return all
+      .filter((p) => !chosen || p.organization_id === chosen.id)
+      .filter((p) => !favouritesOnly || p.favourite)
+      .filter(
+        (p) =>
+          !needle ||
+          p.name.toLowerCase().includes(needle) ||
+          (p.description ?? '').toLowerCase().includes(needle),
+      )
+      .sort((a, b) => Number(b.favourite) - Number(a.favourite));
+  }, [all, chosen, search, favouritesOnly]);
+  const pages = Math.max(1, Math.ceil(matching.length / PAGE_SIZE));
+  const current = Math.min(page, pages - 1);
+  const projects = matching.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE);
 
   return (
     <div className="page">
@@ -39,7 +67,37 @@ export function ProjectsPage() {
           <ApiKeyReveal apiKey={justCreated.api_key} onDone={clearJustCreated} />
         </div>
       ) : null}
-      {projects.length === 0 ? (
+      {all.length > 0 ? (
+        <div className="list-tools">
+          <input
+            type="search"
+            aria-label="Search projects"
+            placeholder="Search projects"
+            value={search}
+            maxLength={200}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setPage(0);
+            }}
+          />
+          <label className="list-tools__toggle">
+            <input
+              type="checkbox"
+              checked={favouritesOnly}
+              onChange={(event) => {
+                setFavouritesOnly(event.target.checked);
+                setPage(0);
+              }}
+            />
+            Favourites only
+          </label>
+          <span className="muted">
+            {matching.length} project{matching.length === 1 ? '' : 's'}
+            {chosen ? ` in ${chosen.name}` : ''}
+          </span>
+        </div>
+      ) : null}
+      {all.length === 0 ? (
         <div className="empty">
           <h2>No projects yet</h2>
           <p>
@@ -55,11 +113,36 @@ export function ProjectsPage() {
           </button>
         </div>
       ) : (
-        <ul className="project-list">
-          {projects.map((project) => (
-            <ProjectRow key={project.id} project={project} />
-          ))}
-        </ul>
+        <>
+          <ul className="project-list">
+            {projects.map((project) => (
+              <ProjectRow key={project.id} project={project} />
+            ))}
+          </ul>
+          {pages > 1 ? (
+            <nav className="pager" aria-label="Project pages">
+              <button
+                type="button"
+                className="button button--ghost"
+                disabled={current === 0}
+                onClick={() => setPage(current - 1)}
+              >
+                Previous
+              </button>
+              <span>
+                Page {current + 1} of {pages}
+              </span>
+              <button
+                type="button"
+                className="button button--ghost"
+                disabled={current >= pages - 1}
+                onClick={() => setPage(current + 1)}
+              >
+                Next
+              </button>
+            </nav>
+          ) : null}
+        </>
       )}
       {creating ? <CreateProjectDialog onClose={() => setCreating(false)} /> : null}
     </div>
@@ -68,6 +151,7 @@ export function ProjectsPage() {
 
 function CreateProjectDialog({ onClose }: { onClose(): void }) {
   const { createProject } = useProjectActions();
+  const { chosen } = useOrganizations();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [touched, setTouched] = useState(false);
@@ -83,7 +167,7 @@ function CreateProjectDialog({ onClose }: { onClose(): void }) {
     setBusy(true);
     setFailure(null);
     try {
-      await createProject(sanitizeName(name), sanitizeText(description));
+      await createProject(sanitizeName(name), sanitizeText(description), chosen?.id);
       onClose();
     } catch (error) {
       setFailure(error instanceof Error ? error.message : String(error));
@@ -137,13 +221,22 @@ function CreateProjectDialog({ onClose }: { onClose(): void }) {
 
 function ProjectRow({ project }: { project: Project }) {
   const { data: targets, refresh: refreshTargets } = useTargets(project.id);
-  const { deleteProject } = useProjectActions();
+  const { deleteProject, setFavourite } = useProjectActions();
   const [confirming, setConfirming] = useState(false);
   const first = targets?.[0]?.name;
   return (
     <li className="project-row">
       <div className="project-row__main">
         <h2>
+          <button
+            type="button"
+            className={`star${project.favourite ? ' star--on' : ''}`}
+            aria-pressed={project.favourite}
+            aria-label={project.favourite ? 'Remove from favourites' : 'Add to favourites'}
+            onClick={() => void setFavourite(project.id, !project.favourite)}
+          >
+            {project.favourite ? '★' : '☆'}
+          </button>{' '}
           {first ? (
             <Link to={paths.dashboard(project.id, first)}>{project.name}</Link>
           ) : (
@@ -162,19 +255,28 @@ function ProjectRow({ project }: { project: Project }) {
               </button>
             </>
           ) : (
-            targets.map((target) => (
-              <Link
-                key={target.name}
-                className="chip"
-                to={paths.dashboard(project.id, target.name)}
-              >
-                {target.name}
-              </Link>
-            ))
+            <>
+              {targets.slice(0, TARGET_CHIPS).map((target) => (
+                <Link
+                  key={target.name}
+                  className="chip"
+                  to={paths.dashboard(project.id, target.name)}
+                >
+                  {target.name}
+                </Link>
+              ))}
+              {targets.length > TARGET_CHIPS ? (
+                <Link className="chip chip--more" to={paths.targets(project.id)}>
+                  all {targets.length} targets
+                </Link>
+              ) : null}
+            </>
           )}
         </p>
       </div>
-      <span className="project-row__meta">Created {formatDate(project.created_at)}</span>
+      <span className="project-row__meta">
+        {project.organization_name} · {project.role} · Created {formatDate(project.created_at)}
+      </span>
       <div className="project-row__actions">
         <Link to={paths.settings(project.id)} className="button button--ghost">
           Settings

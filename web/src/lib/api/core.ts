@@ -35,9 +35,18 @@ export function coreApi(api: ApiClient) {
     getProjects: async () =>
       (await api.get<{ projects?: Project[] }>('/api/projects'))?.projects ?? [],
 
-    createProject: async (name: string, description: string) =>
-      (await api.request<CreatedProjectData>('POST', '/api/projects', { name, description }))
-        .project,
+    /** In the organisation chosen in the header, else the user's personal one. */
+    createProject: async (name: string, description: string, organizationId?: string | null) =>
+      (
+        await api.request<CreatedProjectData>('POST', '/api/projects', {
+          name,
+          description,
+          ...(organizationId ? { organization_id: organizationId } : {}),
+        })
+      ).project,
+
+    setProjectFavourite: (id: string, favourite: boolean) =>
+      api.request<unknown>(favourite ? 'PUT' : 'DELETE', `/api/projects/${seg(id)}/favourite`),
 
     deleteProject: (id: string) => api.request<unknown>('DELETE', `/api/projects/${seg(id)}`),
 

@@ -1,4 +1,6 @@
 import {
+  ROLE_NAMES,
+  type Role,
   sanitizeName,
   sanitizeText,
   validateEmail,
@@ -8,10 +10,11 @@ import {
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import useSWR from 'swr';
-import { ApiKeyReveal } from '../../components/ApiKeyReveal.tsx';
 import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
 import { useProjectActions, useProjects, useTargets } from '../../lib/data.ts';
+import { useOrganizationsApi } from '../../lib/organizations.ts';
 import { useProjectContext } from '../../lib/store/ProjectProvider.tsx';
+import { ApiKeysPanel } from './ApiKeysPanel.tsx';
 import { BudgetsPanel } from './BudgetsPanel.tsx';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -43,7 +46,7 @@ export function SettingsPage() {
         name={project.name}
         description={project.description ?? ''}
       />
-      <ApiKeyPanel id={project.id} masked={project.api_key_masked} />
+      <ApiKeysPanel project={project} />
       <BudgetsPanel projectId={project.id} targets={targets.map((target) => target.name)} />
       <MembersPanel id={project.id} />
       {project.role === 'owner' ? <DangerPanel id={project.id} name={project.name} /> : null}
@@ -116,66 +119,6 @@ function DetailsPanel({
   );
 }
 
-function ApiKeyPanel({ id, masked }: { id: string; masked: string | null }) {
-  const { api, store } = useProjectContext();
-  const [key, setKey] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  async function regenerate() {
-    setConfirming(false);
-    try {
-      const result = await api.regenerateApiKey(id);
-      setKey(result.api_key);
-      store.invalidate('projects');
-    } catch (error) {
-      setFailure(messageOf(error));
-    }
-  }
-  return (
-    <section className="panel">
-      <h2>API key</h2>
-      <p className="muted">
-        Uploads from CI authenticate with this key. Regenerating it stops the old key immediately.
-      </p>
-      {key ? (
-        <ApiKeyReveal apiKey={key} onDone={() => setKey(null)} />
-      ) : (
-        <div className="key-row">
-          <code className="key-row__masked">{masked ?? 'No key'}</code>
-          {confirming ? (
-            <>
-              <span>Replace the current key?</span>
-              <button
-                type="button"
-                className="button button--danger-solid"
-                onClick={() => void regenerate()}
-              >
-                Regenerate
-              </button>
-              <button
-                type="button"
-                className="button button--ghost"
-                onClick={() => setConfirming(false)}
-              >
-                Cancel
-              </button>
-            </>
-          ) : (
-            <button
-              type="button"
-              className="button button--ghost"
-              onClick={() => setConfirming(true)}
-            >
-              Regenerate key
-            </button>
-          )}
-        </div>
-      )}
-      {failure ? <div className="alert alert--error">{failure}</div> : null}
-    </section>
-  );
-}
-
 function MembersPanel({ id }: { id: string }) {
   const { api } = useProjectContext();
   const {
@@ -183,18 +126,27 @@ function MembersPanel({ id }: { id: string }) {
     error,
     mutate,
   } = useSWR(['members', id], () => api.getMembers(id), { revalidateOnFocus: false });
+  const orgs = useOrganizationsApi();
   const [email, setEmail] = useState('');
-  const [failure, setFailure] = useState<string | null>(null);
+  const [role, setRole] = useState<Role>('member');
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const emailError = email ? validateEmail(email) : null;
   async function invite(event: FormEvent) {
     event.preventDefault();
     if (!email || emailError) return;
+    const address = email.trim().toLowerCase();
     try {
-      await mutate(await api.addMember(id, email.trim().toLowerCase()), { revalidate: false });
+      const result = await orgs.addProjectMember(id, address, role);
+      await mutate(result.members, { revalidate: false });
       setEmail('');
-      setFailure(null);
+      setStatus({
+        ok: true,
+        text: result.invitation
+          ? `Invitation sent to ${address}`
+          : `${address} now has the ${role} role on this project`,
+      });
     } catch (cause) {
-      setFailure(messageOf(cause));
+      setStatus({ ok: false, text: messageOf(cause) });
     }
   }
   return (
@@ -209,6 +161,23 @@ function MembersPanel({ id }: { id: string }) {
               {member.full_name ? <span className="muted"> {member.email}</span> : null}
             </span>
             <span className="tag">{member.role}</span>
+            <span className="muted">
+              {member.source === 'project' ? 'this project' : 'from the organization'}
+            </span>
+            {member.source === 'project' ? (
+              <button
+                type="button"
+                className="button--text"
+                onClick={() =>
+                  void api
+                    .removeMember(id, member.user_id)
+                    .then((next) => mutate(next, { revalidate: false }))
+                    .catch((cause: unknown) => setStatus({ ok: false, text: messageOf(cause) }))
+                }
+              >
+                Remove
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -223,6 +192,20 @@ function MembersPanel({ id }: { id: string }) {
           />
           {emailError ? <span className="field__error">{emailError}</span> : null}
         </label>
+        <label className="field">
+          <span>Role on this project</span>
+          <select
+            aria-label="Role on this project"
+            value={role}
+            onChange={(event) => setRole(event.target.value as Role)}
+          >
+            {ROLE_NAMES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
         <button
           type="submit"
           className="button button--primary"
@@ -231,7 +214,11 @@ function MembersPanel({ id }: { id: string }) {
           Invite
         </button>
       </form>
-      {failure ? <div className="alert alert--error">{failure}</div> : null}
+      {status ? (
+        <div className={`alert ${status.ok ? 'alert--success' : 'alert--error'}`}>
+          {status.text}
+        </div>
+      ) : null}
     </section>
   );
 }
