@@ -12,6 +12,12 @@ const gatewayLog = process.env.GATEWAY_LOG ?? join(repoRoot, '.data', 'logs', 'g
 export const PASSWORD = 'Firmware!2026x';
 
 export async function confirmationLink(email: string, timeoutMs = 10_000): Promise<string> {
+  return mailedLink(email, '/auth/confirm?token=', timeoutMs);
+}
+
+/** The newest link to `path` the gateway logged for `email` (no SMTP: mail is logged). */
+export async function mailedLink(email: string, path: string, timeoutMs = 10_000): Promise<string> {
+  const pattern = new RegExp(`(https?://\\S+${path.replace(/[?/]/g, '\\$&')}[^\\s"\\\\]+)`);
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const log = await readFile(gatewayLog, 'utf8').catch(() => '');
@@ -19,20 +25,31 @@ export async function confirmationLink(email: string, timeoutMs = 10_000): Promi
       .split('\n')
       .reverse()
       .find((entry) => entry.includes(`To ${email}:`));
-    const link = line
-      ? /(https?:\/\/\S+\/auth\/confirm\?token=[^\s"\\]+)/.exec(line)?.[1]
-      : undefined;
+    const link = line ? pattern.exec(line)?.[1] : undefined;
     if (link) return link;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`No confirmation link for ${email} in ${gatewayLog}`);
+  throw new Error(`No ${path} link for ${email} in ${gatewayLog}`);
 }
 
 /** Signs up through the API, confirms (cloud) and signs in through the UI. */
 export async function signUpAndSignIn(page: Page, baseURL: string): Promise<string> {
   const email = `fw-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  await createAccount(page, baseURL, email, 'Ada Lovelace');
+  await signIn(page, email);
+  await expect(page.getByRole('heading', { name: 'Projects', exact: true })).toBeVisible();
+  return email;
+}
+
+/** A confirmed account: signed up through the API, its confirmation link followed (cloud). */
+export async function createAccount(
+  page: Page,
+  baseURL: string,
+  email: string,
+  fullName: string,
+): Promise<void> {
   const response = await page.request.post(`${baseURL}/auth/signup`, {
-    data: { email, password: PASSWORD, full_name: 'Ada Lovelace' },
+    data: { email, password: PASSWORD, full_name: fullName },
   });
   expect(response.ok(), await response.text()).toBe(true);
   const body = (await response.json()) as { data?: { access_token?: string | null } };
@@ -44,10 +61,12 @@ export async function signUpAndSignIn(page: Page, baseURL: string): Promise<stri
     });
     expect(confirmed.status()).toBeLessThan(400);
   }
+}
+
+/** Signs in through the sign-in form. */
+export async function signIn(page: Page, email: string): Promise<void> {
   await page.goto('/auth');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.locator('form button[type="submit"]').click();
-  await expect(page.getByRole('heading', { name: 'Projects', exact: true })).toBeVisible();
-  return email;
 }
