@@ -6,7 +6,15 @@ import { AppLayout, PublicLayout } from './layouts.tsx';
 import { Suspense } from 'react';
 import { DashboardErrorBoundary } from './PageErrorBoundary.tsx';
 import { ProjectProvider } from '../lib/store/ProjectProvider.tsx';
-import { DashboardLoads, KnownProject, ProjectIndex } from './projectRoutes.tsx';
+import {
+  DashboardLoads,
+  KnownProject,
+  MembersOnly,
+  ProjectIndex,
+  PublicProjectGate,
+  SharedProject,
+} from './projectRoutes.tsx';
+import { AnonymousApiProvider } from '../lib/api/ApiProvider.tsx';
 
 // Every page is its own chunk so the initial download stays the shell plus the libraries.
 const HomePage = lazyPage(() => import('../pages/home/HomePage.tsx'), 'HomePage');
@@ -44,6 +52,25 @@ const pricing = (
   </Suspense>
 );
 
+/** A target's pages that public projects show to everyone (read-only). */
+const targetPages = (
+  <>
+    <Route
+      index
+      element={
+        <DashboardErrorBoundary>
+          <DashboardLoads>
+            <DashboardPage />
+          </DashboardLoads>
+        </DashboardErrorBoundary>
+      }
+    />
+    <Route path="symbols" element={<SymbolsPage />} />
+    <Route path="compare" element={<ComparePage />} />
+    <Route path="commit/:commitSha" element={<CommitPage />} />
+  </>
+);
+
 export function AppRoutes() {
   const { loading, user } = useAuth();
   if (loading) return <Spinner message="Loading..." />;
@@ -63,6 +90,19 @@ export function AppRoutes() {
           {/* Spec §2: any other path, project pages included, goes to the home page. */}
           <Route path="*" element={<Navigate to="/" replace />} />
         </Route>
+        {/* The one addition: a public project's read-only pages (docs/public-projects.md). */}
+        <Route
+          path="project/:projectId"
+          element={
+            <AnonymousApiProvider>
+              <PublicProjectGate />
+            </AnonymousApiProvider>
+          }
+        >
+          <Route index element={<ProjectIndex />} />
+          <Route path="target/:targetName">{targetPages}</Route>
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Route>
       </Routes>
     );
   }
@@ -70,7 +110,13 @@ export function AppRoutes() {
   return (
     <ProjectProvider owner={user.id ?? user.email}>
       <Routes>
-        <Route element={<AppLayout />}>
+        <Route
+          element={
+            <SharedProject>
+              <AppLayout />
+            </SharedProject>
+          }
+        >
           <Route
             index
             element={
@@ -84,23 +130,32 @@ export function AppRoutes() {
           <Route path="invitations/:token" element={<InvitationPage />} />
           <Route path="project/:projectId" element={<KnownProject />}>
             <Route index element={<ProjectIndex />} />
-            <Route path="settings" element={<SettingsPage />} />
-            <Route path="targets" element={<TargetsPage />} />
+            <Route
+              path="settings"
+              element={
+                <MembersOnly>
+                  <SettingsPage />
+                </MembersOnly>
+              }
+            />
+            <Route
+              path="targets"
+              element={
+                <MembersOnly>
+                  <TargetsPage />
+                </MembersOnly>
+              }
+            />
             <Route path="target/:targetName">
+              {targetPages}
               <Route
-                index
+                path="region-config"
                 element={
-                  <DashboardErrorBoundary>
-                    <DashboardLoads>
-                      <DashboardPage />
-                    </DashboardLoads>
-                  </DashboardErrorBoundary>
+                  <MembersOnly>
+                    <RegionConfigPage />
+                  </MembersOnly>
                 }
               />
-              <Route path="symbols" element={<SymbolsPage />} />
-              <Route path="compare" element={<ComparePage />} />
-              <Route path="region-config" element={<RegionConfigPage />} />
-              <Route path="commit/:commitSha" element={<CommitPage />} />
             </Route>
           </Route>
           <Route path="tutorial" element={<TutorialPage />} />

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Header } from '../components/Header.tsx';
 import { LoadingBar } from '../components/LoadingBar.tsx';
@@ -13,11 +13,7 @@ export function PublicLayout() {
     <div className="shell">
       <Header />
       <main className="public-main">
-        <PageErrorBoundary>
-          <Suspense fallback={<Spinner message="Loading..." />}>
-            <Outlet />
-          </Suspense>
-        </PageErrorBoundary>
+        <Page />
       </main>
     </div>
   );
@@ -44,23 +40,42 @@ export function AppLayout() {
       </div>
     );
   } else {
-    content = (
-      <PageErrorBoundary>
-        <Suspense fallback={<Spinner message="Loading..." />}>
-          <Outlet />
-        </Suspense>
-      </PageErrorBoundary>
-    );
+    content = <Page />;
   }
+  return <AppShell>{content}</AppShell>;
+}
 
+/**
+ * A public project's pages for signed-out visitors: the signed-in shell, whose side menu shows
+ * only the read-only pages, without the projects list.
+ */
+export function ReadOnlyLayout() {
+  return (
+    <AppShell>
+      <Page />
+    </AppShell>
+  );
+}
+
+function AppShell({ children }: { children: ReactNode }) {
   return (
     <div className="shell">
       <Header />
       <LoadingBar />
       <div className="app-body">
         <SideMenu />
-        <main className="app-main">{content}</main>
+        <main className="app-main">{children}</main>
       </div>
     </div>
+  );
+}
+
+function Page() {
+  return (
+    <PageErrorBoundary>
+      <Suspense fallback={<Spinner message="Loading..." />}>
+        <Outlet />
+      </Suspense>
+    </PageErrorBoundary>
   );
 }

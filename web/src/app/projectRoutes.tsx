@@ -1,13 +1,17 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { Spinner } from '../components/Spinner.tsx';
+import { ReadOnlyLayout } from './layouts.tsx';
 import { useHeads, useProjects, useTargets } from '../lib/data.ts';
 import { LoadError } from '../lib/loadError.ts';
-import { paths } from '../lib/routes.ts';
+import { ReadOnlyProject, usePublicProject, useReadOnlyProject } from '../lib/readOnlyProject.tsx';
+import { paths, projectRouteOf } from '../lib/routes.ts';
+import { ProjectProvider } from '../lib/store/ProjectProvider.tsx';
 import { useTargetRoute } from '../lib/targetRoute.ts';
 
 // Route elements of the project pages (spec §2): a project the user does not have is an unknown
-// path and goes to '/'; a project path without a target opens the first target.
+// path and goes to '/', unless it is public (shown read-only, signed in or out); a project path
+// without a target opens the first target.
 
 /**
  * Renders the project's pages when the project is the user's. The cached list may predate a
@@ -28,17 +32,73 @@ export function KnownProject() {
       .finally(() => setChecked(projectId));
   }, [known, checked, projectId, refresh]);
 
+  // Someone else's project may be public: SharedProject then shows its pages read-only.
+  const shared = usePublicProject(projectId, !known && checked === projectId);
+
   if (known) return <Outlet />;
-  if (checked !== projectId) return <Spinner message="Loading projects..." />;
-  return <Navigate to="/" replace />;
+  if (checked !== projectId || shared === undefined) {
+    return <Spinner message="Loading projects..." />;
+  }
+  return shared ? <Outlet /> : <Navigate to="/" replace />;
+}
+
+/**
+ * Signed in, around the whole shell (its side menu included): a project in the path that is not
+ * among the user's projects but is public is shown read-only.
+ */
+export function SharedProject({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const { projectId } = projectRouteOf(pathname);
+  const { data: projects } = useProjects(Boolean(projectId) && !pathname.includes('/symbols'));
+  const stranger =
+    projectId !== undefined &&
+    projects !== undefined &&
+    !projects.some((project) => project.id === projectId);
+  const shared = usePublicProject(projectId, stranger);
+  return shared ? <ReadOnlyProject project={shared}>{children}</ReadOnlyProject> : children;
+}
+
+/**
+ * Signed out, `/project/{id}/…` shows a public project's pages, read-only, in the app's shell;
+ * any other project is an unknown path and goes to '/' (spec §2). Needs AnonymousApiProvider.
+ */
+export function PublicProjectGate() {
+  const { projectId } = useParams();
+  const project = usePublicProject(projectId);
+  if (project === undefined) return <Spinner message="Loading..." />;
+  if (!project) return <Navigate to="/" replace />;
+  return (
+    <ReadOnlyProject project={project}>
+      <ProjectProvider owner="public">
+        <ReadOnlyLayout />
+      </ProjectProvider>
+    </ReadOnlyProject>
+  );
+}
+
+/** Settings and region configuration: a project shown read-only opens its first target. */
+export function MembersOnly({ children }: { children: ReactNode }) {
+  const { projectId = '' } = useParams();
+  return useReadOnlyProject() ? <Navigate to={paths.project(projectId)} replace /> : children;
 }
 
 /** `/project/{id}`: the first target's dashboard, or the settings while no report exists. */
 export function ProjectIndex() {
   const { projectId = '' } = useParams();
+  const readOnly = useReadOnlyProject();
   const { data: targets } = useTargets(projectId);
   if (targets === undefined) return <Spinner message="Loading..." />;
   const first = targets[0]?.name;
+  if (!first && readOnly) {
+    return (
+      <div className="page">
+        <div className="empty">
+          <h2>No reports yet</h2>
+          <p>{readOnly.name} has not uploaded a memory report.</p>
+        </div>
+      </div>
+    );
+  }
   return (
     <Navigate to={first ? paths.dashboard(projectId, first) : paths.settings(projectId)} replace />
   );

@@ -1,5 +1,7 @@
 import { NavLink, useLocation } from 'react-router';
+import { useAuth } from '../lib/auth/AuthProvider.tsx';
 import { useProjects, useTargets } from '../lib/data.ts';
+import { useReadOnlyProject } from '../lib/readOnlyProject.tsx';
 import { paths, projectRouteOf } from '../lib/routes.ts';
 
 const itemClass = ({ isActive }: { isActive: boolean }) =>
@@ -7,24 +9,30 @@ const itemClass = ({ isActive }: { isActive: boolean }) =>
 
 /**
  * Projects, then within a project the project and target names and the target pages (spec §2).
- * Target pages need a target: without one in the route the project's first target is used.
+ * Target pages need a target: without one in the route the project's first target is used. A
+ * public project shown read-only has no Region Config or Settings (and signed out, no Projects).
  */
 export function SideMenu() {
   const { pathname } = useLocation();
+  const { user } = useAuth();
   const { projectId, targetName } = projectRouteOf(pathname);
-  const { data: projects } = useProjects(Boolean(projectId));
+  // A public project shown read-only: its name is known, its settings are not offered.
+  const readOnly = useReadOnlyProject();
+  const { data: projects } = useProjects(Boolean(projectId) && !readOnly);
   const { data: targets } = useTargets(projectId);
-  const project = projects?.find((candidate) => String(candidate.id) === projectId);
+  const project = readOnly ?? projects?.find((candidate) => String(candidate.id) === projectId);
   const target = targetName ?? targets?.[0]?.name;
 
   return (
     <nav className="side-menu" aria-label="Project navigation">
-      <NavLink to="/" end className={itemClass}>
-        <span className="side-menu__icon" aria-hidden="true">
-          ▦
-        </span>
-        Projects
-      </NavLink>
+      {user ? (
+        <NavLink to="/" end className={itemClass}>
+          <span className="side-menu__icon" aria-hidden="true">
+            ▦
+          </span>
+          Projects
+        </NavLink>
+      ) : null}
       {projectId ? (
         <div className="side-menu__project">
           <div className="side-menu__context">
@@ -48,14 +56,20 @@ export function SideMenu() {
               <NavLink to={paths.symbols(projectId, target)} className={itemClass}>
                 Symbol Analysis
               </NavLink>
-              <NavLink to={paths.regionConfig(projectId, target)} className={itemClass}>
-                Region Config
-              </NavLink>
+              {readOnly ? null : (
+                <NavLink to={paths.regionConfig(projectId, target)} className={itemClass}>
+                  Region Config
+                </NavLink>
+              )}
             </>
           ) : null}
-          <NavLink to={paths.settings(projectId)} className={itemClass}>
-            Settings
-          </NavLink>
+          {readOnly ? (
+            <span className="side-menu__label">Public project · read-only</span>
+          ) : (
+            <NavLink to={paths.settings(projectId)} className={itemClass}>
+              Settings
+            </NavLink>
+          )}
         </div>
       ) : null}
     </nav>

@@ -4,6 +4,7 @@ const seg = encodeURIComponent;
 
 export const paths = {
   projects: () => '/',
+  project: (projectId: string) => `/project/${seg(projectId)}`,
   dashboard: (projectId: string, target: string) =>
     `/project/${seg(projectId)}/target/${seg(target)}`,
   symbols: (projectId: string, target: string) => `${paths.dashboard(projectId, target)}/symbols`,

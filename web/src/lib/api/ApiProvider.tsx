@@ -31,6 +31,26 @@ export function ApiProvider({ children }: { children: ReactNode }) {
   return <ApiContext.Provider value={api}>{children}</ApiContext.Provider>;
 }
 
+const noSession = async () => null;
+
+/** The client of public projects' pages for signed-out visitors: no token, no session to lose. */
+export function AnonymousApiProvider({ children }: { children: ReactNode }) {
+  const api = useMemo(
+    () =>
+      coreApi(
+        createApiClient({
+          coreUrl,
+          anonymous: true,
+          getSession: noSession,
+          refreshSession: noSession,
+          onSessionLost: () => undefined,
+        }),
+      ),
+    [],
+  );
+  return <ApiContext.Provider value={api}>{children}</ApiContext.Provider>;
+}
+
 export function useCoreApi(): CoreApi {
   const api = useContext(ApiContext);
   if (!api) throw new Error('useCoreApi must be used within an ApiProvider');

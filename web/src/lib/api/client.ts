@@ -1,7 +1,8 @@
 import type { AuthSession, FetchLike } from '../auth/types.ts';
 
 // Core service client (spec §7, §8): bearer token on every call, one refresh-and-retry on 401,
-// envelope errors turned into '{type or Error}: {error}', identical in-flight GETs shared.
+// envelope errors turned into '{type or Error}: {error}', identical in-flight GETs shared. The
+// anonymous client of public projects' pages sends no token.
 
 export const API_MESSAGES = {
   noSession: 'No active session',
@@ -20,6 +21,11 @@ export class ApiError extends Error {
 
 export interface ApiClientOptions {
   coreUrl: string;
+  /**
+   * Signed-out reads of public projects: no token is sent and a 401 is an answer like any
+   * other, not a lost session.
+   */
+  anonymous?: boolean;
   getSession(): Promise<AuthSession | null>;
   refreshSession(): Promise<AuthSession | null>;
   /** Where a lost session leads: the spec sends the browser to '/'. */
@@ -45,7 +51,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   const inFlight = new Map<string, Promise<unknown>>();
 
-  async function token(): Promise<string> {
+  async function token(): Promise<string | null> {
+    if (options.anonymous) return null;
     const session = (await options.getSession()) ?? (await options.refreshSession());
     if (!session) {
       options.onSessionLost(API_MESSAGES.noSession);
@@ -54,11 +61,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return session.access_token;
   }
 
-  const send = (method: string, path: string, accessToken: string, body: unknown) =>
+  const send = (method: string, path: string, accessToken: string | null, body: unknown) =>
     fetchFn(`${options.coreUrl}${path}`, {
       method,
       headers: {
-        authorization: `Bearer ${accessToken}`,
+        ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
         accept: 'application/json',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
@@ -67,7 +74,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function respond(method: string, path: string, body: unknown): Promise<Response> {
     const response = await send(method, path, await token(), body);
-    if (response.status !== 401) return response;
+    if (response.status !== 401 || options.anonymous) return response;
     const refreshed = await options.refreshSession();
     if (!refreshed) {
       options.onSessionLost(API_MESSAGES.sessionExpired);

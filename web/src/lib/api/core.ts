@@ -4,9 +4,12 @@ import type {
   CreatedProjectData,
   Project,
   ProjectMember,
+  PublicAccessData,
+  PublicProjectData,
   RegeneratedKeyData,
   RegionConfig,
   Target,
+  UpdatePublicAccessRequest,
 } from '@memtrail/contracts';
 import type { ApiClient } from './client.ts';
 import type { CommitPage, Head } from './queryTypes.ts';
@@ -75,6 +78,16 @@ export function coreApi(api: ApiClient) {
           `/api/projects/${seg(id)}/members/${seg(userId)}`,
         )
       ).members,
+
+    /** A public project as anyone sees it; throws (404) for any other. */
+    getPublicProject: async (id: string) =>
+      (await api.get<PublicProjectData>(`/api/public/projects/${seg(id)}`)).project,
+
+    getPublicAccess: (id: string) =>
+      api.get<PublicAccessData>(`/api/projects/${seg(id)}/public-access`),
+
+    updatePublicAccess: (id: string, change: UpdatePublicAccessRequest) =>
+      api.request<PublicAccessData>('PUT', `/api/projects/${seg(id)}/public-access`, change),
 
     getTargets: async (project: string) =>
       (await api.get<{ targets?: Target[] }>(`/api/${seg(project)}/targets`))?.targets ?? [],

@@ -16,10 +16,11 @@ import { useOrganizationsApi } from '../../lib/organizations.ts';
 import { useProjectContext } from '../../lib/store/ProjectProvider.tsx';
 import { ApiKeysPanel } from './ApiKeysPanel.tsx';
 import { BudgetsPanel } from './BudgetsPanel.tsx';
+import { PublicAccessPanel } from './PublicAccessPanel.tsx';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Project settings: details, API key, budgets per target, members, deletion. */
+/** Project settings: details, API key, budgets per target, public access, members, deletion. */
 export function SettingsPage() {
   const { projectId = '' } = useParams();
   const { data: projects } = useProjects();
@@ -48,6 +49,11 @@ export function SettingsPage() {
       />
       <ApiKeysPanel project={project} />
       <BudgetsPanel projectId={project.id} targets={targets.map((target) => target.name)} />
+      <PublicAccessPanel
+        id={project.id}
+        targets={targets.map((target) => target.name)}
+        canChange={project.role === 'admin' || project.role === 'owner'}
+      />
       <MembersPanel id={project.id} />
       {project.role === 'owner' ? <DangerPanel id={project.id} name={project.name} /> : null}
     </div>
