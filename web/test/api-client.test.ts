@@ -17,6 +17,7 @@ afterEach(async () => {
 async function setup(
   handler: Parameters<typeof startServer>[0],
   auth: { current: AuthSession | null; refreshed: AuthSession | null },
+  anonymous = false,
 ) {
   const server = await startServer(handler);
   close = server.close;
@@ -24,6 +25,7 @@ async function setup(
   let refreshes = 0;
   const client = createApiClient({
     coreUrl: server.url,
+    anonymous,
     getSession: async () => auth.current,
     refreshSession: async () => {
       refreshes++;
@@ -77,6 +79,26 @@ describe('core service client', () => {
     await expect(client.get('/api/projects')).rejects.toThrow('No active session');
     expect(lost).toEqual(['No active session']);
     expect(server.calls).toHaveLength(0);
+  });
+
+  it('anonymous (public project pages): no token, and a 401 is an error, not a lost session', async () => {
+    const { client, server, lost, refreshes } = await setup(
+      (req, res) =>
+        req.path.endsWith('/targets')
+          ? json(res, 200, { status: 'success', type: null, error: null, data: { targets: [] } })
+          : json(res, 401, {
+              status: 'error',
+              type: 'UnauthorizedError',
+              error: 'Unauthorized',
+              data: null,
+            }),
+      { current: session('unused'), refreshed: session('unused') },
+      true,
+    );
+    await expect(client.get('/api/p/targets')).resolves.toEqual({ targets: [] });
+    await expect(client.get('/api/p/t/budgets')).rejects.toThrow('UnauthorizedError: Unauthorized');
+    expect(server.calls.map((c) => c.authorization)).toEqual([undefined, undefined]);
+    expect({ lost, refreshes: refreshes() }).toEqual({ lost: [], refreshes: 0 });
   });
 
   it('maps error envelopes to "{type or Error}: {error}"', async () => {
