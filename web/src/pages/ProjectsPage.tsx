@@ -12,11 +12,25 @@ import { Modal } from '../components/Modal.tsx';
 import type { Project } from '../lib/api/core.ts';
 import { useProjectActions, useProjects, useTargets } from '../lib/data.ts';
 import { formatDate } from '../lib/format.ts';
-import { useOrganizations } from '../lib/organizations.ts';
+import { useChosenOrganization, useOrganizations } from '../lib/organizations.ts';
 import { paths } from '../lib/routes.ts';
 import { useProjectContext } from '../lib/store/ProjectProvider.tsx';
 
 const PAGE_SIZE = 20;
+
+/**
+ * The organisation chosen in the header, known from the projects themselves so the list does not
+ * wait for the organisations call; a choice the user no longer belongs to counts as none.
+ */
+function useChosenOrganizationOf(projects: Project[]): { id: string; name: string } | null {
+  const id = useChosenOrganization();
+  const { data: organizations } = useOrganizations();
+  if (!id) return null;
+  const known = organizations?.find((o) => o.id === id);
+  if (organizations && !known) return null;
+  const name = known?.name ?? projects.find((p) => p.organization_id === id)?.organization_name;
+  return { id, name: name ?? '' };
+}
 /** Target chips shown per project; the project's targets page lists them all. */
 const TARGET_CHIPS = 8;
 
@@ -26,7 +40,8 @@ const TARGET_CHIPS = 8;
  */
 export function ProjectsPage() {
   const { data: all = [] } = useProjects();
-  const { chosen } = useOrganizations();
+  const chosen = useChosenOrganizationOf(all);
+  const chosenId = chosen?.id ?? null;
   const { justCreated } = useProjectContext();
   const { clearJustCreated } = useProjectActions();
   const [creating, setCreating] = useState(false);
@@ -36,7 +51,7 @@ export function ProjectsPage() {
   const matching = useMemo(() => {
     const needle = search.trim().toLowerCase();
     return all
-      .filter((p) => !chosen || p.organization_id === chosen.id)
+      .filter((p) => !chosenId || p.organization_id === chosenId)
       .filter((p) => !favouritesOnly || p.favourite)
       .filter(
         (p) =>
@@ -45,7 +60,7 @@ export function ProjectsPage() {
           (p.description ?? '').toLowerCase().includes(needle),
       )
       .sort((a, b) => Number(b.favourite) - Number(a.favourite));
-  }, [all, chosen, search, favouritesOnly]);
+  }, [all, chosenId, search, favouritesOnly]);
   const pages = Math.max(1, Math.ceil(matching.length / PAGE_SIZE));
   const current = Math.min(page, pages - 1);
   const projects = matching.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE);
