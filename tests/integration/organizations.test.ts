@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type {
   ApiKeyInfo,
@@ -18,6 +22,7 @@ import {
   startGateway,
   type Gateway,
 } from '../../services/gateway/test/support/gateway-harness.js';
+import { buildCli, cli } from './support/cli-and-gateway.js';
 import { linkIn, startMailbox } from './support/mailbox.js';
 
 const sample = JSON.parse(
@@ -346,6 +351,58 @@ describe('organisations: invitations, keys, CI tokens, audit log and lists', () 
       `/api/orgs/${org}/tokens`,
     );
     expect(tokens.body.data.keys.map((k) => k.name)).toEqual(['fleet']);
+  });
+
+  it('lets the CLI upload with a CI token to the project named by --project', async () => {
+    const token = (
+      await asOwner<{ data: { api_key: string } }>('POST', `/api/orgs/${org}/tokens`, {
+        name: 'cli',
+      })
+    ).body.data.api_key;
+    buildCli();
+    const repo = await mkdtemp(join(tmpdir(), 'memtrail-org-cli-'));
+    try {
+      execFileSync('git', ['init', '-q'], { cwd: repo });
+      execFileSync(
+        'git',
+        [
+          '-c',
+          'user.email=ci@example.com',
+          '-c',
+          'user.name=CI',
+          'commit',
+          '-q',
+          '--allow-empty',
+          '-m',
+          'fw',
+        ],
+        { cwd: repo },
+      );
+      const env = { PATH: process.env.PATH, MEMTRAIL_API_KEY: token, MEMTRAIL_API_URL: gw.url };
+      const run = (args: string[]) =>
+        cli(['upload', '--build-failed', '--target-name', 'cli-board', ...args], repo, env);
+      const named = await run(['--project', 'Alpha']);
+      expect({ code: named.code, stderr: named.stderr }).toMatchObject({ code: 0 });
+      const unnamed = await run([]);
+      expect(unnamed.code).not.toBe(0);
+      expect(unnamed.stderr).toContain('x-memtrail-project');
+      const fromEnv = await cli(
+        ['upload', '--build-failed', '--target-name', 'cli-env-board'],
+        repo,
+        {
+          ...env,
+          MEMTRAIL_PROJECT: project.id,
+        },
+      );
+      expect(fromEnv.code).toBe(0);
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+    }
+    const targets = await gw.prisma.target.findMany({
+      where: { name: { in: ['cli-board', 'cli-env-board'] } },
+      select: { projectId: true },
+    });
+    expect(targets.map((t) => t.projectId)).toEqual([project.id, project.id]);
   });
 
   it('filters, pages and exports the audit log, and deletes events past retention', async () => {

@@ -39,6 +39,18 @@ export function apiUrl(explicit: string | undefined, env: Env): string {
   return explicit ?? env.MEMTRAIL_API_URL ?? DEFAULT_API_URL;
 }
 
+/**
+ * The project an organisation CI token acts on: `--project`, else MEMTRAIL_PROJECT (an id, or a
+ * name unique in the organisation). Sent as X-Memtrail-Project; project keys ignore it.
+ */
+export function chosenProject(explicit: string | undefined, env: Env): string | undefined {
+  return explicit?.trim() || env.MEMTRAIL_PROJECT?.trim() || undefined;
+}
+
+export function projectHeader(project: string | undefined): Record<string, string> {
+  return project ? { 'X-Memtrail-Project': project } : {};
+}
+
 export function userAgent(env: Env): string {
   const kind = ciKind(env);
   const where = kind === 'github' ? 'GitHub-Actions' : kind === 'gitlab' ? 'GitLab-CI' : 'CLI';

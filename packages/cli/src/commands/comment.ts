@@ -414,6 +414,7 @@ export async function runComment(args: ParsedArgs, io: CliIo): Promise<number> {
             sha,
             apiUrl: args.string('api-url'),
             apiKeyEnv: args.string('api-key-env'),
+            project: args.string('project'),
             command: 'comment',
           },
           io,

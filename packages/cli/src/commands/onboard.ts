@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MemoryReport } from '@memtrail/contracts';
 import { splitWords, UsageError, type CommandSpec, type ParsedArgs } from '../args.js';
-import { apiKey, apiUrl, RuntimeError, type CliIo } from '../context.js';
+import { apiKey, apiUrl, chosenProject, RuntimeError, type CliIo } from '../context.js';
 import { git, gitOrNull } from '../git/exec.js';
 import { commitDetails, repositoryFromRemote } from '../git/local.js';
 import { findJump, type Footprint } from '../onboard/bisect.js';
@@ -348,6 +348,7 @@ export async function runOnboard(args: ParsedArgs, io: CliIo): Promise<number> {
     target,
     apiUrl: url,
     apiKey: key,
+    project: chosenProject(args.string('project'), io.env),
     dryRun,
     policy: retryPolicyFromEnv(io.env),
     progress,

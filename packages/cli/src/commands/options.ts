@@ -75,6 +75,13 @@ export const API_OPTIONS: OptionSpec[] = [
     description: 'server base URL (default $MEMTRAIL_API_URL or http://localhost:5000)',
   },
   {
+    name: 'project',
+    kind: 'string',
+    valueName: 'ID|NAME',
+    description:
+      'project an organisation CI token uploads to and reads from (default $MEMTRAIL_PROJECT)',
+  },
+  {
     name: 'api-key-env',
     kind: 'string',
     valueName: 'NAME',

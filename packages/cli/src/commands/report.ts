@@ -4,6 +4,7 @@ import {
   appendStepSummary,
   apiKey,
   apiUrl,
+  chosenProject,
   debug,
   info,
   RuntimeError,
@@ -133,6 +134,7 @@ export async function runReport(args: ParsedArgs, io: CliIo): Promise<number> {
     response = await postUpload({
       apiUrl: apiUrl(args.string('api-url'), io.env),
       apiKey: key,
+      project: chosenProject(args.string('project'), io.env),
       envelope,
       userAgent: userAgent(io.env),
       policy: retryPolicyFromEnv(io.env),

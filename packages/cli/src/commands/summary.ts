@@ -42,6 +42,7 @@ export async function runSummary(args: ParsedArgs, io: CliIo): Promise<number> {
     {
       sha,
       apiUrl: args.string('api-url'),
+      project: args.string('project'),
       apiKeyEnv: args.string('api-key-env'),
       command: 'summary',
     },

@@ -28,6 +28,8 @@ export interface RunnerConfig {
   target: string;
   apiUrl: string;
   apiKey: string;
+  /** The project an organisation CI token uploads to. */
+  project?: string;
   dryRun: boolean;
   policy: RetryPolicy;
   progress: Progress;
@@ -73,6 +75,7 @@ export class OnboardRunner {
           sha,
           apiUrl: this.config.apiUrl,
           apiKeyEnv: args.string('api-key-env'),
+          project: this.config.project,
           command: 'onboard',
         },
         io,
@@ -174,6 +177,7 @@ export class OnboardRunner {
       response = await postUpload({
         apiUrl: this.config.apiUrl,
         apiKey: this.config.apiKey,
+        project: this.config.project,
         envelope,
         userAgent: userAgent(io.env),
         policy: this.config.policy,

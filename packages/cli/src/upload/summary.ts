@@ -1,5 +1,13 @@
 import type { SummaryResponse } from '@memtrail/contracts';
-import { apiKey, apiUrl, RuntimeError, userAgent, type CliIo } from '../context.js';
+import {
+  apiKey,
+  apiUrl,
+  chosenProject,
+  projectHeader,
+  RuntimeError,
+  userAgent,
+  type CliIo,
+} from '../context.js';
 import { HttpError, retryPolicyFromEnv, sendWithRetry } from './http.js';
 import { summaryUrl } from './protocol.js';
 
@@ -9,6 +17,8 @@ export interface SummaryRequest {
   apiUrl?: string;
   /** `--api-key-env`. */
   apiKeyEnv?: string;
+  /** `--project`, for an organisation CI token. */
+  project?: string;
   command: string;
 }
 
@@ -40,6 +50,7 @@ export async function fetchSummaryIfAny(
           Authorization: `Bearer ${key}`,
           'User-Agent': userAgent(io.env),
           Accept: 'application/json',
+          ...projectHeader(chosenProject(request.project, io.env)),
         },
       },
       retryPolicyFromEnv(io.env),

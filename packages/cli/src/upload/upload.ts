@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { UploadEnvelope, UploadSuccessResponse } from '@memtrail/contracts';
+import { projectHeader } from '../context.js';
 import { sendWithRetry, type RetryPolicy } from './http.js';
 import { uploadUrl } from './protocol.js';
 
@@ -16,6 +17,8 @@ export class UploadRejected extends Error {
 export interface UploadRequest {
   apiUrl: string;
   apiKey: string;
+  /** The project an organisation CI token uploads to. */
+  project?: string;
   envelope: UploadEnvelope;
   userAgent: string;
   policy: RetryPolicy;
@@ -55,6 +58,7 @@ export async function postUpload(request: UploadRequest): Promise<UploadSuccessR
         Authorization: `Bearer ${request.apiKey}`,
         'User-Agent': request.userAgent,
         Accept: 'application/json',
+        ...projectHeader(request.project),
       },
       body,
     },
