@@ -55,7 +55,8 @@ interface Measure {
 }
 
 const TYPE_BY_KIND = { flash: 'FLASH', ram: 'RAM', rom: 'ROM', unknown: 'UNKNOWN' } as const;
-/** A gap before a section ending at its region's end this large is no alignment padding. */
+/** A gap this large (and at least the section's alignment) before a section that ends at its
+ * region's end is no alignment padding: the section is pinned there. */
 const MIN_PIN_GAP = 16;
 
 function sectionType(section: LayoutSection): ReportSection['type'] {

@@ -41,8 +41,8 @@ function ownsContents(symbol: ElfSymbol): boolean {
 }
 
 /**
- * Report symbols in symbol-table order. Only defined functions and objects get a source location,
- * and linker-defined zero-size NOTYPE symbols (`_sdata`, `_estack`) no object file either: they
+ * Report symbols in symbol-table order. Only defined functions and objects get a source location
+ * (from DWARF, else from the symbol table and map: SymbolTableFiles), and linker-defined zero-size NOTYPE symbols (`_sdata`, `_estack`) no object file either: they
  * have no code or data of their own, so any value would be a guess from a neighbouring address.
  */
 export function reportSymbols(
