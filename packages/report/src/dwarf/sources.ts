@@ -62,6 +62,7 @@ class SourceResolver {
   private readonly abbrevTables = new Map<number, AbbrevTable>();
   private readonly lineTables = new Map<number, LineTable>();
   private readonly die = new DieAttributes();
+  private readonly readers = new Map<Unit, ByteReader>();
   /** Function start → the line row there (null until found). */
   private readonly functionRows = new Map<
     number,
@@ -112,14 +113,21 @@ class SourceResolver {
     return unit.abbrevs;
   }
 
+  /** The unit's reader, moved to `pos` (one per unit: DIEs are looked up by the ten thousand). */
   private reader(unit: Unit, pos: number): ByteReader {
-    return new ByteReader(
-      this.sections.info,
-      this.sections.littleEndian,
-      (m) => new DwarfParseError(`.debug_info unit at ${unit.offset}: ${m}`),
-      pos,
-      unit.end,
-    );
+    let r = this.readers.get(unit);
+    if (!r) {
+      r = new ByteReader(
+        this.sections.info,
+        this.sections.littleEndian,
+        (m) => new DwarfParseError(`.debug_info unit at ${unit.offset}: ${m}`),
+        pos,
+        unit.end,
+      );
+      this.readers.set(unit, r);
+    }
+    r.pos = pos;
+    return r;
   }
 
   /** Walks every DIE of the unit once, noting the DIEs that describe a requested address. */
