@@ -172,36 +172,24 @@ function computeFilePath(table: LineTable, index: number): string | undefined {
 }
 
 /**
- * Addresses whose line row is wanted (sorted), and what was found for each, by index: the table,
- * file and line of the row covering it (no table: none found yet).
+ * Receives every row of a line program; `endSequence` marks the row one past a sequence's code
+ * (its file and line mean nothing).
  */
-export interface AddressCover {
-  starts: Float64Array;
-  tables: Array<LineTable | undefined>;
-  files: Int32Array;
-  lines: Int32Array;
-}
-
-export function addressCover(starts: Float64Array): AddressCover {
-  return {
-    starts,
-    tables: new Array<LineTable | undefined>(starts.length).fill(undefined),
-    files: new Int32Array(starts.length),
-    lines: new Int32Array(starts.length),
-  };
-}
+export type RowVisitor = (
+  address: number,
+  file: number,
+  line: number,
+  endSequence: boolean,
+) => void;
 
 /**
- * Runs the line program and gives each address of `cover` not found yet the row covering it, as
- * addr2line does: a row covers the addresses up to the next row of its sequence (so a row at a
- * sequence's very end covers nothing), and of several rows at one address the last one counts.
- * The rows are matched inside the loop, which runs for every row of every table. Each opcode
- * consumes at least one byte, so corrupt programs end at the table end instead of looping.
+ * Runs the line program and calls `visit` for every row. Each opcode consumes at least one byte,
+ * so corrupt programs end at the table end instead of looping.
  */
-export function coverAddresses(
+export function runLineProgram(
   sectionsLine: Uint8Array,
   table: LineTable,
-  cover: AddressCover,
+  visit: RowVisitor,
 ): void {
   const fail = (m: string) => new DwarfParseError(`.debug_line program at ${table.offset}: ${m}`);
   const r = new ByteReader(
@@ -212,118 +200,68 @@ export function coverAddresses(
     table.programEnd,
   );
   const { minInstLength, lineBase, lineRange, opcodeBase, standardLengths } = table;
-  const { starts, tables, files, lines } = cover;
   let address = 0;
   let file = 1;
   let line = 1;
-  // The pending row (address -1: none) and the index of the first start not below it (-1: unknown).
-  let rowAddress = -1;
-  let rowFile = 0;
-  let rowLine = 0;
-  let cursor = -1;
   const data = sectionsLine;
   while (r.pos < table.programEnd) {
     const opcode = data[r.pos++]!;
-    /** 1: this opcode appends a row; 2: it ends the sequence. */
-    let emits = 0;
     if (opcode >= opcodeBase) {
       const adjusted = opcode - opcodeBase;
       address += Math.floor(adjusted / lineRange) * minInstLength;
       line += lineBase + (adjusted % lineRange);
-      emits = 1;
-    } else {
-      switch (opcode) {
-        case 0: {
-          const len = r.uleb();
-          const next = r.pos + len;
-          if (len === 0 || next > table.programEnd)
-            throw fail(`extended opcode length ${len} at ${r.pos} runs past the program`);
-          const sub = r.u8();
-          if (sub === 1) {
-            emits = 2;
-          } else if (sub === 2) {
-            address = r.uint(len - 1);
-          } else if (sub === 3 && table.version < 5) {
-            // DW_LNE_define_file adds a file entry mid-program.
-            const start = r.skipCString();
-            const name = new TextDecoder().decode(data.subarray(start, r.pos - 1));
-            const dir = r.uleb();
-            table.files.push({ name, dir });
-            table.pathCache.clear();
-          }
-          r.pos = next;
-          break;
+      visit(address, file, line, false);
+      continue;
+    }
+    switch (opcode) {
+      case 0: {
+        const len = r.uleb();
+        const next = r.pos + len;
+        if (len === 0 || next > table.programEnd)
+          throw fail(`extended opcode length ${len} at ${r.pos} runs past the program`);
+        const sub = r.u8();
+        if (sub === 1) {
+          visit(address, file, line, true);
+          address = 0;
+          file = 1;
+          line = 1;
+        } else if (sub === 2) {
+          address = r.uint(len - 1);
+        } else if (sub === 3 && table.version < 5) {
+          // DW_LNE_define_file adds a file entry mid-program.
+          const start = r.skipCString();
+          const name = new TextDecoder().decode(data.subarray(start, r.pos - 1));
+          const dir = r.uleb();
+          table.files.push({ name, dir });
+          table.pathCache.clear();
         }
-        case 1: // copy
-          emits = 1;
-          break;
-        case 2: // advance_pc
-          address += r.uleb() * minInstLength;
-          break;
-        case 3: // advance_line
-          line += r.sleb();
-          break;
-        case 4: // set_file
-          file = r.uleb();
-          break;
-        case 8: // const_add_pc
-          address += Math.floor((255 - opcodeBase) / lineRange) * minInstLength;
-          break;
-        case 9: // fixed_advance_pc
-          address += r.u16();
-          break;
-        default: {
-          // set_column, negate_stmt, basic_block, prologue_end, epilogue_begin, set_isa and
-          // unknown standard opcodes: skip their LEB128 operands as the header declares.
-          const operands = standardLengths[opcode - 1] ?? 0;
-          for (let i = 0; i < operands; i++) r.skipLeb();
-        }
+        r.pos = next;
+        break;
       }
-    }
-    if (emits === 0 || address === rowAddress) {
-      if (emits === 1) {
-        rowFile = file;
-        rowLine = line;
+      case 1: // copy
+        visit(address, file, line, false);
+        break;
+      case 2: // advance_pc
+        address += r.uleb() * minInstLength;
+        break;
+      case 3: // advance_line
+        line += r.sleb();
+        break;
+      case 4: // set_file
+        file = r.uleb();
+        break;
+      case 8: // const_add_pc
+        address += Math.floor((255 - opcodeBase) / lineRange) * minInstLength;
+        break;
+      case 9: // fixed_advance_pc
+        address += r.u16();
+        break;
+      default: {
+        // set_column, negate_stmt, basic_block, prologue_end, epilogue_begin, set_isa and unknown
+        // standard opcodes: skip their LEB128 operands as the header declares.
+        const operands = standardLengths[opcode - 1] ?? 0;
+        for (let i = 0; i < operands; i++) r.skipLeb();
       }
-      if (emits !== 2) continue;
-    }
-    // A new address (or the sequence's end): the pending row covers [rowAddress, address).
-    if (rowAddress >= 0 && address > rowAddress) {
-      let i = cursor;
-      if (i < 0) i = lowerBound(starts, rowAddress);
-      else while (i < starts.length && starts[i]! < rowAddress) i++;
-      cursor = i;
-      for (; i < starts.length && starts[i]! < address; i++) {
-        if (tables[i]) continue;
-        tables[i] = table;
-        files[i] = rowFile;
-        lines[i] = rowLine;
-      }
-    } else if (address < rowAddress) {
-      cursor = -1;
-    }
-    if (emits === 2) {
-      rowAddress = -1;
-      cursor = -1;
-      address = 0;
-      file = 1;
-      line = 1;
-    } else {
-      rowAddress = address;
-      rowFile = file;
-      rowLine = line;
     }
   }
-}
-
-/** Index of the first value not below `value` in a sorted array. */
-function lowerBound(sorted: Float64Array, value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sorted[mid]! < value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

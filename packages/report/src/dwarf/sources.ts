@@ -5,7 +5,7 @@ import { DW_TAG } from './constants.js';
 import { DieAttributes, readDieAttributes, skipDieAttributes } from './die.js';
 import { DwarfParseError } from './errors.js';
 import { addressAtIndex, readStringAt } from './forms.js';
-import { type LineTable, addressCover, coverAddresses, filePath, parseLineTable } from './line.js';
+import { type LineTable, filePath, parseLineTable, runLineProgram } from './line.js';
 import { rangeStarts } from './ranges.js';
 import { type DwarfSections, loadDwarfSections } from './sections.js';
 import { type Unit, readUnitHeaders, unitAt } from './unit.js';
@@ -210,21 +210,40 @@ class SourceResolver {
     return table;
   }
 
-  /** Gives each requested function the line row covering its first address (coverAddresses). */
+  /**
+   * Gives each requested function the line row at its first address, as addr2line reads rows: of
+   * several rows at one address the last counts, and a row at a sequence's very end covers no
+   * code (GCC leaves one at the end of a unit's code, where the next function may start).
+   */
   private runLinePrograms(): void {
-    const cover = addressCover(Float64Array.from(this.functionRows.keys()).sort());
+    const rows = this.functionRows;
     const done = new Set<number>();
     for (const unit of this.units) {
       const table = this.lineTable(unit);
       if (!table || done.has(table.offset)) continue;
       done.add(table.offset);
-      coverAddresses(this.sections.line, table, cover);
+      let lastAddress = -1;
+      let lastRow: { table: LineTable; file: number; line: number } | undefined;
+      runLineProgram(this.sections.line, table, (address, file, line, endSequence) => {
+        if (endSequence) {
+          if (address === lastAddress && lastRow) rows.set(address, null);
+          lastAddress = -1;
+          lastRow = undefined;
+          return;
+        }
+        if (address === lastAddress && lastRow) {
+          lastRow.file = file;
+          lastRow.line = line;
+          return;
+        }
+        lastAddress = address;
+        lastRow = undefined;
+        if (rows.get(address) === null) {
+          lastRow = { table, file, line };
+          rows.set(address, lastRow);
+        }
+      });
     }
-    cover.starts.forEach((start, i) => {
-      const table = cover.tables[i];
-      if (table)
-        this.functionRows.set(start, { table, file: cover.files[i]!, line: cover.lines[i]! });
-    });
   }
 
   /** Reads the DIE at `offset` and the DIEs it refers to, until file, line and name are known. */
