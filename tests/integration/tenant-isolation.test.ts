@@ -547,3 +547,132 @@ describe('tenant isolation of public projects: switching between public and priv
     }
   });
 });
+
+describe('tenant isolation between organisations, whatever the role', () => {
+  let stores: IsolatedStores;
+  let gw: Gateway;
+
+  beforeAll(async () => {
+    stores = await createIsolatedStores();
+    gw = await startGateway(stores, { DEPLOYMENT_MODE: 'onprem' });
+  });
+
+  afterAll(async () => {
+    await gw?.close();
+    await stores?.cleanup();
+  });
+
+  it('lets no role of one organisation reach anything of another', async () => {
+    // Organisation B, with a project, a target, a budget, a key, a token and an invitation.
+    const owner = await signUpOnPrem(gw.url, 'b-owner@example.com');
+    const asB = { token: owner.access_token };
+    const orgB = (
+      await call<{ data: { organization: { id: string } } }>(gw.url, 'POST', '/api/orgs', {
+        ...asB,
+        body: { name: 'B' },
+      })
+    ).body.data.organization.id;
+    const projectB = (
+      await call<{ data: { project: { id: string } } }>(gw.url, 'POST', '/api/projects', {
+        ...asB,
+        body: { name: 'B board', organization_id: orgB },
+      })
+    ).body.data.project.id;
+    await gw.prisma.target.create({ data: { projectId: projectB, name: 'b' } });
+    const budget = await gw.prisma.budget.create({
+      data: {
+        name: 'B budget',
+        limits: { FLASH: 1 },
+        target: { connect: { projectId_name: { projectId: projectB, name: 'b' } } },
+      },
+    });
+    const key = await call<{ data: { key: { id: string } } }>(
+      gw.url,
+      'POST',
+      `/api/projects/${projectB}/keys`,
+      { ...asB, body: { name: 'b-ci' } },
+    );
+    const token = await call<{ data: { key: { id: string } } }>(
+      gw.url,
+      'POST',
+      `/api/orgs/${orgB}/tokens`,
+      { ...asB, body: { name: 'b-fleet' } },
+    );
+    const invitation = await call<{ data: { invitation: { id: string } } }>(
+      gw.url,
+      'POST',
+      `/api/orgs/${orgB}/invitations`,
+      { ...asB, body: { email: 'someone@example.com' } },
+    );
+    const ownerId = owner.user.id;
+    const routes: Array<[string, string, unknown?]> = [
+      ['GET', `/api/orgs/${orgB}`],
+      ['PUT', `/api/orgs/${orgB}`, { name: 'Taken' }],
+      ['DELETE', `/api/orgs/${orgB}`],
+      ['GET', `/api/orgs/${orgB}/members`],
+      ['PUT', `/api/orgs/${orgB}/members/${ownerId}`, { role: 'viewer' }],
+      ['DELETE', `/api/orgs/${orgB}/members/${ownerId}`],
+      ['GET', `/api/orgs/${orgB}/invitations`],
+      ['POST', `/api/orgs/${orgB}/invitations`, { email: 'x@example.com' }],
+      ['DELETE', `/api/orgs/${orgB}/invitations/${invitation.body.data.invitation.id}`],
+      ['GET', `/api/orgs/${orgB}/tokens`],
+      ['POST', `/api/orgs/${orgB}/tokens`, { name: 'stolen' }],
+      ['DELETE', `/api/orgs/${orgB}/tokens/${token.body.data.key.id}`],
+      ['GET', `/api/orgs/${orgB}/sso`],
+      ['GET', `/api/orgs/${orgB}/audit`],
+      ['GET', `/api/orgs/${orgB}/audit/export`],
+      ['PUT', `/api/projects/${projectB}`, { name: 'Taken' }],
+      ['GET', `/api/projects/${projectB}/members`],
+      ['GET', `/api/projects/${projectB}/keys`],
+      ['DELETE', `/api/projects/${projectB}/keys/${key.body.data.key.id}`],
+      ['PUT', `/api/projects/${projectB}/favourite`],
+      ['GET', `/api/${projectB}/targets`],
+      ['GET', `/api/${projectB}/b/budgets`],
+      ['DELETE', `/api/${projectB}/b/budgets/${budget.id}`],
+      ['DELETE', `/api/projects/${projectB}`],
+    ];
+    // Organisation A: one user of each role.
+    const owners = await signUpOnPrem(gw.url, 'a-owner@example.com');
+    const orgA = (
+      await call<{ data: { organization: { id: string } } }>(gw.url, 'POST', '/api/orgs', {
+        token: owners.access_token,
+        body: { name: 'A' },
+      })
+    ).body.data.organization.id;
+    const callers = [owners.access_token];
+    for (const role of ['admin', 'member', 'viewer'] as const) {
+      const session = await signUpOnPrem(gw.url, `a-${role}@example.com`);
+      await gw.prisma.organizationMember.create({
+        data: { organizationId: orgA, userId: session.user.id, role },
+      });
+      callers.push(session.access_token);
+    }
+    for (const [index, caller] of callers.entries()) {
+      for (const [method, path, body] of routes) {
+        const result = await call(gw.url, method, path, { token: caller, body });
+        expect({ caller: index, method, path, status: result.status }).toEqual({
+          caller: index,
+          method,
+          path,
+          status: 404,
+        });
+      }
+      const projects = await call<{ data: { projects: Array<{ id: string }> } }>(
+        gw.url,
+        'GET',
+        '/api/projects',
+        { token: caller, headers: { 'x-memtrail-organization': orgB } },
+      );
+      expect(projects.body.data.projects).toEqual([]);
+      const created = await call(gw.url, 'POST', '/api/projects', {
+        token: caller,
+        body: { name: 'Planted', organization_id: orgB },
+      });
+      expect(created.status).toBe(404);
+    }
+    // Nothing of B changed.
+    expect(await gw.prisma.project.count({ where: { organizationId: orgB } })).toBe(1);
+    expect(await gw.prisma.organizationMember.count({ where: { organizationId: orgB } })).toBe(1);
+    expect(await gw.prisma.apiKey.count({ where: { revokedAt: { not: null } } })).toBe(0);
+  });
+});
