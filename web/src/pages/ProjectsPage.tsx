@@ -8,6 +8,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiKeyReveal } from '../components/ApiKeyReveal.tsx';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
+import { FavouriteStar, ListTools, Pager } from '../components/ListTools.tsx';
 import { Modal } from '../components/Modal.tsx';
 import type { Project } from '../lib/api/core.ts';
 import { useProjectActions, useProjects, useTargets } from '../lib/data.ts';
@@ -47,7 +48,7 @@ export function ProjectsPage() {
   const [creating, setCreating] = useState(false);
   const [search, setSearch] = useState('');
   const [favouritesOnly, setFavouritesOnly] = useState(false);
-  const [page, setPage] = useState(0);
+  const [offset, setOffset] = useState(0);
   const matching = useMemo(() => {
     const needle = search.trim().toLowerCase();
     return all
@@ -61,9 +62,12 @@ export function ProjectsPage() {
       )
       .sort((a, b) => Number(b.favourite) - Number(a.favourite));
   }, [all, chosenId, search, favouritesOnly]);
-  const pages = Math.max(1, Math.ceil(matching.length / PAGE_SIZE));
-  const current = Math.min(page, pages - 1);
-  const projects = matching.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE);
+  // A page past the end (after a delete or a narrower search) shows the last one.
+  const start = Math.min(
+    offset,
+    Math.max(0, Math.ceil(matching.length / PAGE_SIZE) - 1) * PAGE_SIZE,
+  );
+  const projects = matching.slice(start, start + PAGE_SIZE);
 
   return (
     <div className="page">
@@ -83,34 +87,20 @@ export function ProjectsPage() {
         </div>
       ) : null}
       {all.length > 0 ? (
-        <div className="list-tools">
-          <input
-            type="search"
-            aria-label="Search projects"
-            placeholder="Search projects"
-            value={search}
-            maxLength={200}
-            onChange={(event) => {
-              setSearch(event.target.value);
-              setPage(0);
-            }}
-          />
-          <label className="list-tools__toggle">
-            <input
-              type="checkbox"
-              checked={favouritesOnly}
-              onChange={(event) => {
-                setFavouritesOnly(event.target.checked);
-                setPage(0);
-              }}
-            />
-            Favourites only
-          </label>
-          <span className="muted">
-            {matching.length} project{matching.length === 1 ? '' : 's'}
-            {chosen ? ` in ${chosen.name}` : ''}
-          </span>
-        </div>
+        <ListTools
+          label="projects"
+          search={search}
+          onSearch={(value) => {
+            setSearch(value);
+            setOffset(0);
+          }}
+          favouritesOnly={favouritesOnly}
+          onFavouritesOnly={(value) => {
+            setFavouritesOnly(value);
+            setOffset(0);
+          }}
+          count={`${matching.length} project${matching.length === 1 ? '' : 's'}${chosen ? ` in ${chosen.name}` : ''}`}
+        />
       ) : null}
       {all.length === 0 ? (
         <div className="empty">
@@ -134,29 +124,13 @@ export function ProjectsPage() {
               <ProjectRow key={project.id} project={project} />
             ))}
           </ul>
-          {pages > 1 ? (
-            <nav className="pager" aria-label="Project pages">
-              <button
-                type="button"
-                className="button button--ghost"
-                disabled={current === 0}
-                onClick={() => setPage(current - 1)}
-              >
-                Previous
-              </button>
-              <span>
-                Page {current + 1} of {pages}
-              </span>
-              <button
-                type="button"
-                className="button button--ghost"
-                disabled={current >= pages - 1}
-                onClick={() => setPage(current + 1)}
-              >
-                Next
-              </button>
-            </nav>
-          ) : null}
+          <Pager
+            label="Project pages"
+            offset={start}
+            limit={PAGE_SIZE}
+            total={matching.length}
+            onOffset={setOffset}
+          />
         </>
       )}
       {creating ? <CreateProjectDialog onClose={() => setCreating(false)} /> : null}
@@ -243,15 +217,10 @@ function ProjectRow({ project }: { project: Project }) {
     <li className="project-row">
       <div className="project-row__main">
         <h2>
-          <button
-            type="button"
-            className={`star${project.favourite ? ' star--on' : ''}`}
-            aria-pressed={project.favourite}
-            aria-label={project.favourite ? 'Remove from favourites' : 'Add to favourites'}
-            onClick={() => void setFavourite(project.id, !project.favourite)}
-          >
-            {project.favourite ? '★' : '☆'}
-          </button>{' '}
+          <FavouriteStar
+            on={project.favourite}
+            onToggle={() => void setFavourite(project.id, !project.favourite)}
+          />{' '}
           {first ? (
             <Link to={paths.dashboard(project.id, first)}>{project.name}</Link>
           ) : (

@@ -3,7 +3,8 @@ import type { Request, Response } from 'express';
 import { AuthExceptionFilter } from '../auth/auth-exception.filter.js';
 import { publicUrl } from '../auth/auth.service.js';
 import { GatewayConfig } from '../config.js';
-import { OAuthFlowError, OAuthService } from './oauth.service.js';
+import { redirectWithCode } from './flow-error.js';
+import { OAuthService } from './oauth.service.js';
 import { stateCookie } from './state-cookie.js';
 
 /**
@@ -36,13 +37,6 @@ export class OAuthController {
     const root = publicUrl(this.config);
     const bound = stateCookie.read(req);
     stateCookie.clear(res);
-    try {
-      const code = await this.oauth.finish(provider, query, bound);
-      res.redirect(302, `${root}/?code=${encodeURIComponent(code)}`);
-    } catch (error) {
-      if (!(error instanceof OAuthFlowError)) throw error;
-      const params = new URLSearchParams({ error: error.code, error_description: error.message });
-      res.redirect(302, `${root}/?${params.toString()}`);
-    }
+    await redirectWithCode(res, root, () => this.oauth.finish(provider, query, bound));
   }
 }

@@ -13,6 +13,7 @@ import { hashOpaqueToken } from '../auth/opaque-token.js';
 import { SessionHandoffService } from '../auth/session-handoff.service.js';
 import { GatewayConfig } from '../config.js';
 import { SsoPolicy } from '../sso/sso-policy.service.js';
+import { OAuthFlowError } from './flow-error.js';
 import { IdentityError, userForIdentity } from './identities.js';
 import {
   OAuthClient,
@@ -27,16 +28,6 @@ const STATE_TTL_S = 600;
 interface PendingAuthorization extends FlowChecks {
   /** The client the flow runs with ("github", "google", or "sso:<organization id>"). */
   provider: string;
-}
-
-/** Raised for a callback that cannot complete; the controller sends the browser to the root. */
-export class OAuthFlowError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /**

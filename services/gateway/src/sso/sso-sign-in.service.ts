@@ -8,7 +8,8 @@ import { AuditService } from '../audit/audit.service.js';
 import { SessionHandoffService } from '../auth/session-handoff.service.js';
 import { IdentityError, userForIdentity } from '../oauth/identities.js';
 import { OAuthClient, type ProviderProfile } from '../oauth/oauth-client.js';
-import { OAuthFlowError, OAuthFlows } from '../oauth/oauth.service.js';
+import { OAuthFlowError } from '../oauth/flow-error.js';
+import { OAuthFlows } from '../oauth/oauth.service.js';
 import { SsoConnectionsService } from './sso-connections.service.js';
 import { emailDomain, SsoPolicy } from './sso-policy.service.js';
 

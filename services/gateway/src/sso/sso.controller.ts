@@ -17,7 +17,7 @@ import { AccessGuard, RequiresOnOrganization } from '../access/access.guard.js';
 import { AuthExceptionFilter } from '../auth/auth-exception.filter.js';
 import { publicUrl } from '../auth/auth.service.js';
 import { GatewayConfig } from '../config.js';
-import { OAuthFlowError } from '../oauth/oauth.service.js';
+import { redirectWithCode } from '../oauth/flow-error.js';
 import { stateCookie } from '../oauth/state-cookie.js';
 import { SsoConnectionsService } from './sso-connections.service.js';
 import { SsoSignInService } from './sso-sign-in.service.js';
@@ -85,13 +85,6 @@ export class SsoSignInController {
     const root = publicUrl(this.config);
     const bound = stateCookie.read(req);
     stateCookie.clear(res);
-    try {
-      const code = await this.sso.finish(query, bound, req);
-      res.redirect(302, `${root}/?code=${encodeURIComponent(code)}`);
-    } catch (error) {
-      if (!(error instanceof OAuthFlowError)) throw error;
-      const params = new URLSearchParams({ error: error.code, error_description: error.message });
-      res.redirect(302, `${root}/?${params.toString()}`);
-    }
+    await redirectWithCode(res, root, () => this.sso.finish(query, bound, req));
   }
 }
