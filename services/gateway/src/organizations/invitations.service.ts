@@ -69,9 +69,9 @@ export class InvitationsService {
     private readonly mail: MailService,
   ) {}
 
-  async list(organizationId: string, projectId?: string): Promise<Invitation[]> {
+  async list(organizationId: string): Promise<Invitation[]> {
     const rows = await this.prisma.invitation.findMany({
-      where: { organizationId, ...(projectId && { projectId }) },
+      where: { organizationId },
       orderBy: { createdAt: 'desc' },
       take: 500,
     });

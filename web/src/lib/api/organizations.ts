@@ -1,6 +1,7 @@
 import type {
   ApiKeyInfo,
   AuditEventsData,
+  CreateApiKeyRequest,
   CreatedApiKeyData,
   Invitation,
   InvitationPreview,
@@ -92,10 +93,8 @@ export function organizationsApi(api: ApiClient) {
 
     keys: async (project: string) =>
       (await api.get<{ keys: ApiKeyInfo[] }>(`/api/projects/${seg(project)}/keys`)).keys,
-    createKey: (
-      project: string,
-      body: { name: string; scope: 'upload' | 'read'; expires_at?: string | null },
-    ) => api.request<CreatedApiKeyData>('POST', `/api/projects/${seg(project)}/keys`, body),
+    createKey: (project: string, body: CreateApiKeyRequest) =>
+      api.request<CreatedApiKeyData>('POST', `/api/projects/${seg(project)}/keys`, body),
     revokeKey: (project: string, key: string) =>
       api.request<unknown>('DELETE', `/api/projects/${seg(project)}/keys/${seg(key)}`),
 
