@@ -257,7 +257,8 @@ describe('tenant isolation, tokens and project inputs', () => {
       (await call(gw.url, 'PUT', t, { token: alice, body: { region_config: config } })).status,
     ).toBe(200);
     const read = await call<{ data: unknown }>(gw.url, 'GET', t, { token: alice });
-    expect(read.body.data).toEqual({ region_config: config });
+    // The target was created without uploads, so no report has shown a region yet.
+    expect(read.body.data).toEqual({ region_config: config, regions: [] });
 
     // Bob is outside Alice's organisation: adding him by email invites him (mailed link).
     const added = await call<{ data: { invitation: { email: string; role: string } | null } }>(

@@ -47,8 +47,23 @@ export type LegacyRegionConfig = Record<string, RegionSettings>;
 
 export type RegionConfig = RegionConfigDocument | LegacyRegionConfig;
 
+/** A region some report of the target has, with its figures in the newest such report. */
+export interface SeenRegion {
+  name: string;
+  address: number;
+  limit_size: number;
+  used_size: number;
+  /** Commit time of that newest report (null when the upload gave none). */
+  last_seen: string | null;
+}
+
 export interface RegionConfigData {
   region_config: RegionConfig;
+  /**
+   * `GET` only: every region name the target's reports have had (a renamed region under both
+   * names), for the region config page to offer; in address order.
+   */
+  regions?: SeenRegion[];
 }
 
 export const REGION_CONFIG_LIMITS = {

@@ -6,7 +6,10 @@ export interface RegionPresentation {
   /** The region config's display name, else the region's name. */
   display_name: string;
   kind: RegionKind | null;
-  /** Hidden by the region config, or by default as an empty placeholder. */
+  /**
+   * Hidden by the region config, or by default when nothing uses it (a placeholder, or memory
+   * the build never puts anything in): such regions only add noise until asked for.
+   */
   hidden: boolean;
   /** Zero-length, or neither sized nor used: a linker-script placeholder. */
   placeholder: boolean;
@@ -71,12 +74,13 @@ export class RegionPlan {
     return override === undefined || override === null ? reported : override;
   }
 
-  presentation(name: string, placeholder: boolean): RegionPresentation {
+  /** `unused`: no byte of the region is in use (always so for a placeholder). */
+  presentation(name: string, placeholder: boolean, unused = placeholder): RegionPresentation {
     const settings = this.settings(name);
     return {
       display_name: settings.display_name ?? this.canonical(name),
       kind: settings.kind ?? null,
-      hidden: settings.hidden ?? placeholder,
+      hidden: settings.hidden ?? (placeholder || unused),
       placeholder,
     };
   }
@@ -121,7 +125,7 @@ export class RegionPlan {
         limit_size: limit,
         free_size: limit === reported ? sum('free_size') : limit - used,
         ...(addresses.length ? { address: Math.min(...addresses) } : {}),
-        ...this.presentation(name, placeholder),
+        ...this.presentation(name, placeholder, used === 0),
       };
     });
     return this.sort(folded);

@@ -14,6 +14,7 @@ import {
   type TargetRef,
 } from '@memtrail/contracts';
 import { PrismaClient, Prisma, type Budget as BudgetRow } from '@memtrail/db';
+import { regionsSeen } from '../projects/target-regions.js';
 import { branchMatches } from '../upload/budgets.js';
 import { shownRegions } from '../upload/region-view.js';
 import { storedTotals } from '../upload/totals.js';
@@ -95,17 +96,10 @@ export class BudgetsService {
     return (await this.target(ref)).id;
   }
 
-  /** Every region name the target's reports have had. */
-  private async regions(targetId: string): Promise<string[]> {
-    const rows = await this.prisma.$queryRaw<{ name: string }[]>`
-      SELECT DISTINCT jsonb_object_keys(region_totals) AS name FROM reports
-      WHERE target_id = ${targetId}::uuid AND jsonb_typeof(region_totals) = 'object'`;
-    return rows.map((row) => row.name);
-  }
-
   private async input(ref: TargetRef, body: unknown) {
     const target = await this.target(ref);
-    return { targetId: target.id, data: parse(body, target, await this.regions(target.id)) };
+    const regions = (await regionsSeen(this.prisma, target.id)).map((region) => region.name);
+    return { targetId: target.id, data: parse(body, target, regions) };
   }
 
   async list(ref: TargetRef): Promise<Budget[]> {

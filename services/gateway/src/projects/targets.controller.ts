@@ -36,7 +36,7 @@ export class TargetsController {
   @Get(':target/region-config')
   @Requires('project:read')
   async regionConfig(@Target() target: TargetRef): Promise<SuccessEnvelope<RegionConfigData>> {
-    return success({ region_config: await this.targets.regionConfig(target) });
+    return success(await this.targets.regionConfig(target));
   }
 
   @Put(':target/region-config')

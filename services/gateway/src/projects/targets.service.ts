@@ -2,6 +2,7 @@ import { BadRequestException, Inject, Injectable, NotFoundException } from '@nes
 import {
   validateRegionConfig,
   type RegionConfig,
+  type RegionConfigData,
   type TargetRef,
   type TargetsData,
 } from '@memtrail/contracts';
@@ -9,6 +10,7 @@ import { PrismaClient, SqlPool, type Prisma } from '@memtrail/db';
 import type { Request } from 'express';
 import { AuditService } from '../audit/audit.service.js';
 import { containsPattern, type ListQuery } from './list-query.js';
+import { regionsSeen } from './target-regions.js';
 
 /**
  * Targets and their region configuration. Served by the gateway from Postgres rather than the
@@ -68,13 +70,17 @@ export class TargetsService {
     return { targets, pagination: { total, ...query.page } };
   }
 
-  async regionConfig({ projectId, target }: TargetRef): Promise<RegionConfig> {
+  /** The configuration as stored, and every region the target's reports have had. */
+  async regionConfig({ projectId, target }: TargetRef): Promise<Required<RegionConfigData>> {
     const row = await this.prisma.target.findUnique({
       where: { projectId_name: { projectId, name: target } },
-      select: { regionConfig: true },
+      select: { id: true, regionConfig: true },
     });
     if (!row) throw new NotFoundException(`Target ${target} not found`);
-    return row.regionConfig as RegionConfig;
+    return {
+      region_config: row.regionConfig as RegionConfig,
+      regions: await regionsSeen(this.prisma, row.id),
+    };
   }
 
   /** Replaces the whole document after validating it against the schema in contracts. */

@@ -203,7 +203,11 @@ function presentRegions(
         return {
           ...r,
           address: (r.new ?? r.old)?.address,
-          ...plan.presentation(r.name, sides.every(isPlaceholderRegion)),
+          ...plan.presentation(
+          r.name,
+          sides.every(isPlaceholderRegion),
+          sides.every((side) => side.used_size === 0),
+        ),
         };
       }),
     )

@@ -46,8 +46,8 @@ export class SeriesService {
 
   /**
    * One column per region as the region configuration shows it (merged regions are one line);
-   * a region is a placeholder when it is one in every commit, and sits where its latest address
-   * puts it.
+   * a region is a placeholder, or unused, when it is so in every commit, and sits where its
+   * latest address puts it.
    */
   async regions(req: SeriesRequest): Promise<RegionSeriesData> {
     const target = await this.reports.target(req);
@@ -69,7 +69,9 @@ export class SeriesService {
         c.limit_size[i] = u.limit_size;
         c.free_size[i] = u.free_size;
         if (u.address !== undefined) c.address = u.address;
-        if (!u.placeholder) Object.assign(c, plan.presentation(u.name, false));
+        // A placeholder or unused in every commit, the line is hidden until asked for.
+        if (!u.placeholder) c.placeholder = false;
+        if (u.used_size > 0) Object.assign(c, plan.presentation(u.name, c.placeholder, false));
       }
     });
     return {
