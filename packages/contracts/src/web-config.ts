@@ -7,4 +7,6 @@ export interface WebRuntimeConfig {
   DEPLOYMENT_MODE?: string;
   CORE_URL?: string;
   POSTHOG_KEY?: string;
+  /** OAuth providers with a configuration: the sign-in buttons an on-premises screen offers. */
+  OAUTH_PROVIDERS?: string[];
 }

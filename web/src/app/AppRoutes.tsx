@@ -3,17 +3,20 @@ import { Spinner } from '../components/Spinner.tsx';
 import { useAuth } from '../lib/auth/AuthProvider.tsx';
 import { lazyPage } from '../lib/lazyPage.ts';
 import { AppLayout, PublicLayout } from './layouts.tsx';
-import { Suspense } from 'react';
+import { Suspense, useState } from 'react';
 import { DashboardErrorBoundary } from './PageErrorBoundary.tsx';
 import { ProjectProvider } from '../lib/store/ProjectProvider.tsx';
 import {
   DashboardLoads,
+  HomeRemembering,
   KnownProject,
+  KnownTarget,
   MembersOnly,
   ProjectIndex,
   PublicProjectGate,
   SharedProject,
 } from './projectRoutes.tsx';
+import { takeReturn } from '../lib/returnTo.ts';
 import { AnonymousApiProvider } from '../lib/api/ApiProvider.tsx';
 
 // Every page is its own chunk so the initial download stays the shell plus the libraries.
@@ -71,6 +74,12 @@ const targetPages = (
   </>
 );
 
+/** Signed in with a remembered link (opened while signed out): it opens instead. */
+function ReturnAfterSignIn() {
+  const [path] = useState(takeReturn);
+  return path ? <Navigate to={path} replace /> : null;
+}
+
 export function AppRoutes() {
   const { loading, user } = useAuth();
   if (loading) return <Spinner message="Loading..." />;
@@ -88,7 +97,7 @@ export function AppRoutes() {
           {/* A mailed invitation's landing page: sign in or up, then accept. */}
           <Route path="invitations/:token" element={<InvitationPage />} />
           {/* Spec §2: any other path, project pages included, goes to the home page. */}
-          <Route path="*" element={<Navigate to="/" replace />} />
+          <Route path="*" element={<HomeRemembering />} />
         </Route>
         {/* The one addition: a public project's read-only pages (docs/public-projects.md). */}
         <Route
@@ -100,8 +109,10 @@ export function AppRoutes() {
           }
         >
           <Route index element={<ProjectIndex />} />
-          <Route path="target/:targetName">{targetPages}</Route>
-          <Route path="*" element={<Navigate to="/" replace />} />
+          <Route path="target/:targetName" element={<KnownTarget />}>
+            {targetPages}
+          </Route>
+          <Route path="*" element={<HomeRemembering />} />
         </Route>
       </Routes>
     );
@@ -109,6 +120,7 @@ export function AppRoutes() {
 
   return (
     <ProjectProvider owner={user.id ?? user.email}>
+      <ReturnAfterSignIn />
       <Routes>
         <Route
           element={
@@ -146,7 +158,7 @@ export function AppRoutes() {
                 </MembersOnly>
               }
             />
-            <Route path="target/:targetName">
+            <Route path="target/:targetName" element={<KnownTarget />}>
               {targetPages}
               <Route
                 path="region-config"

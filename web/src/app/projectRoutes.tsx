@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Navigate, Outlet, useLocation, useParams } from 'react-router';
+import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { Spinner } from '../components/Spinner.tsx';
 import { ReadOnlyLayout } from './layouts.tsx';
 import { useHeads, useProjects, useTargets } from '../lib/data.ts';
@@ -7,6 +7,7 @@ import { LoadError } from '../lib/loadError.ts';
 import { ReadOnlyProject, usePublicProject, useReadOnlyProject } from '../lib/readOnlyProject.tsx';
 import { paths, projectRouteOf } from '../lib/routes.ts';
 import { ProjectProvider } from '../lib/store/ProjectProvider.tsx';
+import { rememberReturn } from '../lib/returnTo.ts';
 import { useTargetRoute } from '../lib/targetRoute.ts';
 
 // Route elements of the project pages (spec §2): a project the user does not have is an unknown
@@ -59,6 +60,16 @@ export function SharedProject({ children }: { children: ReactNode }) {
 }
 
 /**
+ * Signed out, a path the visitor may not see goes to the home page (spec §2); a project page (a
+ * shared link) is remembered first, to be opened once the visitor has signed in.
+ */
+export function HomeRemembering() {
+  const { pathname, search, hash } = useLocation();
+  if (pathname.startsWith('/project/')) rememberReturn(`${pathname}${search}${hash}`);
+  return <Navigate to="/" replace />;
+}
+
+/**
  * Signed out, `/project/{id}/…` shows a public project's pages, read-only, in the app's shell;
  * any other project is an unknown path and goes to '/' (spec §2). Needs AnonymousApiProvider.
  */
@@ -66,7 +77,7 @@ export function PublicProjectGate() {
   const { projectId } = useParams();
   const project = usePublicProject(projectId);
   if (project === undefined) return <Spinner message="Loading..." />;
-  if (!project) return <Navigate to="/" replace />;
+  if (!project) return <HomeRemembering />;
   return (
     <ReadOnlyProject project={project}>
       <ProjectProvider owner="public">
@@ -80,6 +91,49 @@ export function PublicProjectGate() {
 export function MembersOnly({ children }: { children: ReactNode }) {
   const { projectId = '' } = useParams();
   return useReadOnlyProject() ? <Navigate to={paths.project(projectId)} replace /> : children;
+}
+
+/**
+ * Renders a target's pages when the project has that target. The cached list may predate the
+ * target's first upload, so an unknown name is checked against the server once; then the page
+ * says the target does not exist (a Retry could not help) and lists the project's targets.
+ */
+export function KnownTarget() {
+  const { projectId = '', targetName = '' } = useParams();
+  const { data: targets, refresh } = useTargets(projectId);
+  const known = !targets || targets.some((target) => target.name === targetName);
+  const [checked, setChecked] = useState<string | undefined>();
+  const key = `${projectId}/${targetName}`;
+  useEffect(() => {
+    if (known || checked === key) return;
+    void refresh()
+      .catch(() => undefined)
+      .finally(() => setChecked(key));
+  }, [known, checked, key, refresh]);
+
+  if (known) return <Outlet />;
+  if (checked !== key) return <Spinner message="Loading..." />;
+  return (
+    <div className="page">
+      <div className="empty" role="alert">
+        <h1>No target named “{targetName}”</h1>
+        <p>
+          This project has no target of that name: no report has been uploaded for it, or the link
+          is mistyped.
+        </p>
+        {targets?.length ? (
+          <p>
+            Its targets:{' '}
+            {targets.map((target) => (
+              <Link key={target.name} className="chip" to={paths.dashboard(projectId, target.name)}>
+                {target.name}
+              </Link>
+            ))}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
 }
 
 /** `/project/{id}`: the first target's dashboard, or the settings while no report exists. */

@@ -40,3 +40,9 @@ export const posthogKey: string | undefined = pick(
   runtime.POSTHOG_KEY,
   import.meta.env.VITE_POSTHOG_KEY,
 );
+
+/**
+ * OAuth providers the gateway has a configuration for; null when it did not say (a build served
+ * by another server), in which case the spec's buttons are shown.
+ */
+export const oauthProviders: readonly string[] | null = runtime.OAUTH_PROVIDERS ?? null;

@@ -1,5 +1,6 @@
 import type { WebRuntimeConfig } from '@memtrail/contracts';
 import type { GatewayConfig } from '../config.js';
+import { configuredProviders } from '../oauth/oauth-providers.js';
 
 /**
  * The web app's runtime configuration from the gateway's own. CORE_URL is left out on purpose:
@@ -7,11 +8,10 @@ import type { GatewayConfig } from '../config.js';
  * the browser used; injecting the configured address would send a browser that reached the
  * gateway under another name (127.0.0.1, a second ingress) to a different origin.
  */
-export function webRuntimeConfig(
-  config: Pick<GatewayConfig, 'DEPLOYMENT_MODE' | 'WEB_POSTHOG_KEY'>,
-): WebRuntimeConfig {
+export function webRuntimeConfig(config: GatewayConfig): WebRuntimeConfig {
   return {
     DEPLOYMENT_MODE: config.DEPLOYMENT_MODE,
+    OAUTH_PROVIDERS: configuredProviders(config).map((provider) => provider.id),
     ...(config.WEB_POSTHOG_KEY && { POSTHOG_KEY: config.WEB_POSTHOG_KEY }),
   };
 }

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { useAuth } from '../auth/AuthProvider.tsx';
 import { authBackend } from '../auth/backend.ts';
 import { coreUrl } from '../config.ts';
+import { rememberReturn } from '../returnTo.ts';
 import { createApiClient } from './client.ts';
 import { coreApi, type CoreApi } from './core.ts';
 
@@ -21,6 +22,8 @@ export function ApiProvider({ children }: { children: ReactNode }) {
           refreshSession: () => authBackend.refreshSession(),
           onSessionLost(message) {
             console.warn(message);
+            // Signing in again returns to the page the session was lost on.
+            rememberReturn(`${window.location.pathname}${window.location.search}`);
             clearSession();
             void navigate('/', { replace: true });
           },

@@ -13,6 +13,8 @@ import {
   type FieldErrors,
   type FieldName,
 } from './authForm.ts';
+import { deploymentMode, oauthProviders } from '../../lib/config.ts';
+import { pendingReturn } from '../../lib/returnTo.ts';
 import { GithubModal } from './GithubModal.tsx';
 import { PasswordStrengthMeter } from './PasswordStrengthMeter.tsx';
 import { PasswordInput } from './PasswordInput.tsx';
@@ -45,8 +47,19 @@ const MESSAGES = {
   resetSent: 'Password reset email sent! Check your inbox.',
 } as const;
 
+/**
+ * The OAuth buttons to offer: both in cloud mode (spec §2); on premises only the providers the
+ * gateway has a configuration for, since the others could only fail.
+ */
+function socialProviders(): readonly string[] {
+  if (deploymentMode === 'cloud' || oauthProviders === null) return ['github', 'google'];
+  return oauthProviders;
+}
+
 export function AuthPage() {
   const auth = useAuth();
+  const social = socialProviders();
+  const returning = pendingReturn();
   const navigate = useNavigate();
   const [mode, setMode] = useState<AuthMode>('signin');
   const [fields, setFields] = useState<AuthFields>(EMPTY_FIELDS);
@@ -96,11 +109,11 @@ export function AuthPage() {
       if (mode === 'signin') {
         const result = await auth.signIn(clean.email, clean.password);
         if (result.error) setError(result.error.message);
-        else void navigate('/', { replace: true });
+        else void navigate(pendingReturn() ?? '/', { replace: true });
       } else if (mode === 'signup') {
         const result = await auth.signUp(clean.email, clean.password, clean.fullName);
         if (result.error) setError(result.error.message);
-        else if (result.session) void navigate('/', { replace: true });
+        else if (result.session) void navigate(pendingReturn() ?? '/', { replace: true });
         else {
           setSuccess(MESSAGES.confirmEmail);
           setFields(EMPTY_FIELDS);
@@ -138,6 +151,11 @@ export function AuthPage() {
         </div>
         <h1>{heading.title}</h1>
         <p className="auth__sub">{heading.sub}</p>
+        {returning && mode === 'signin' ? (
+          <p className="auth__return" role="status">
+            You will go on to the page you opened once you are signed in.
+          </p>
+        ) : null}
 
         {error ? (
           <div className="alert alert--error" role="alert">
@@ -231,20 +249,24 @@ export function AuthPage() {
               <span>or</span>
             </div>
             <div className="auth__social">
-              <button
-                type="button"
-                className="button button--social"
-                onClick={() => setGithubOpen(true)}
-              >
-                <GithubIcon /> Continue with GitHub
-              </button>
-              <button
-                type="button"
-                className="button button--social"
-                onClick={() => void oauth('google')}
-              >
-                <GoogleIcon /> Continue with Google
-              </button>
+              {social.includes('github') ? (
+                <button
+                  type="button"
+                  className="button button--social"
+                  onClick={() => setGithubOpen(true)}
+                >
+                  <GithubIcon /> Continue with GitHub
+                </button>
+              ) : null}
+              {social.includes('google') ? (
+                <button
+                  type="button"
+                  className="button button--social"
+                  onClick={() => void oauth('google')}
+                >
+                  <GoogleIcon /> Continue with Google
+                </button>
+              ) : null}
               <SsoSignIn />
             </div>
           </>
