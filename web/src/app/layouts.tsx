@@ -1,18 +1,28 @@
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, useCallback, useState, type ReactNode } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Header } from '../components/Header.tsx';
 import { LoadingBar } from '../components/LoadingBar.tsx';
-import { SideMenu } from '../components/SideMenu.tsx';
+import { MenuButton, SideMenu } from '../components/SideMenu.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { useProjects } from '../lib/data.ts';
 import { PageErrorBoundary } from './PageErrorBoundary.tsx';
+
+/** The first Tab stop of every page: straight to the content, past header and menu. */
+function SkipLink() {
+  return (
+    <a className="skip-link" href="#main">
+      Skip to content
+    </a>
+  );
+}
 
 /** Signed-out shell: header over full-width public pages. */
 export function PublicLayout() {
   return (
     <div className="shell">
+      <SkipLink />
       <Header />
-      <main className="public-main">
+      <main className="public-main" id="main" tabIndex={-1}>
         <Page />
       </main>
     </div>
@@ -20,7 +30,8 @@ export function PublicLayout() {
 }
 
 /**
- * Signed-in shell: header, global loading bar, side menu. Projects load as soon as the user is
+ * Signed-in shell: header, global loading bar, side menu (a drawer behind a menu button on
+ * narrow screens). Projects load as soon as the user is
  * signed in (except on symbol pages, which load their own data first) and gate the pages.
  */
 export function AppLayout() {
@@ -58,13 +69,18 @@ export function ReadOnlyLayout() {
 }
 
 function AppShell({ children }: { children: ReactNode }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
   return (
     <div className="shell">
-      <Header />
+      <SkipLink />
+      <Header menu={<MenuButton open={menuOpen} onToggle={() => setMenuOpen(!menuOpen)} />} />
       <LoadingBar />
       <div className="app-body">
-        <SideMenu />
-        <main className="app-main">{children}</main>
+        <SideMenu open={menuOpen} onClose={closeMenu} />
+        <main className="app-main" id="main" tabIndex={-1}>
+          {children}
+        </main>
       </div>
     </div>
   );

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useAuth } from '../lib/auth/AuthProvider.tsx';
 import { LogoMark } from './Logo.tsx';
@@ -6,11 +7,13 @@ import { OrganizationSwitcher } from './OrganizationSwitcher.tsx';
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `header__link${isActive ? ' header__link--active' : ''}`;
 
-export function Header() {
+/** `menu`: the signed-in shell's menu button, shown on narrow screens. */
+export function Header({ menu }: { menu?: ReactNode }) {
   const { user, signOut } = useAuth();
   const navigate = useNavigate();
   return (
     <header className="header">
+      {menu}
       <Link to="/" className="header__logo" aria-label="Memtrail home">
         <LogoMark />
         <span>Memtrail</span>
