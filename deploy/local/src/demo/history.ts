@@ -32,3 +32,19 @@ export type DemoCommit = (typeof DEMO_COMMITS)[number];
 /** The commit SHA the seed uploads for `step`: recognisable and stable across machines. */
 export const demoCommitSha = (step: number): string =>
   (0x5eed0000 + step).toString(16).padEnd(40, 'd');
+
+/**
+ * The demo project's RTOS board (board/history.ts): a Cortex-M4 build with link-time
+ * optimisation on every commit, and a RISC-V build of the same commits once it was ported.
+ */
+export const DEMO_BOARD = {
+  target: 'stm32f407-rtos',
+  riscvTarget: 'ch32v307-riscv',
+  /** First commit of the board's history with a RISC-V build. */
+  riscvFrom: 9,
+  budget: 'Release flash',
+} as const;
+
+/** The commit SHA of the board's commit `step`. */
+export const boardCommitSha = (step: number): string =>
+  (0xb0a2d000 + step).toString(16).padEnd(40, 'b');
