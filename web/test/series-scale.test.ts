@@ -1,13 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
 import { STORAGE_KEYS } from '../src/lib/storageKeys.ts';
+import { byteTicks, timeLabel } from '../src/lib/chartAxes.ts';
 import {
   limitPlacement,
   limitsDomain,
-  readSeriesScale,
-  tickLabels,
+  readChoice,
+  SERIES_SCALES,
   usageDomain,
-  writeSeriesScale,
+  writeChoice,
 } from '../src/lib/seriesScale.ts';
+
+const readSeriesScale = (storage: () => Pick<Storage, 'getItem'>) =>
+  readChoice(storage, STORAGE_KEYS.seriesScale, SERIES_SCALES, 'usage');
+const writeSeriesScale = (storage: () => Pick<Storage, 'setItem'>, scale: string) =>
+  writeChoice(storage, STORAGE_KEYS.seriesScale, scale);
 
 const KIB = 1024;
 
@@ -52,14 +58,35 @@ describe('limit placement', () => {
   });
 });
 
-describe('tick labels', () => {
-  it('use KiB while they differ and exact bytes when rounding would repeat them', () => {
-    expect(tickLabels([0, 50 * KIB, 100 * KIB])).toEqual(['0 B', '50.0 KiB', '100 KiB']);
-    expect(tickLabels([300_000, 300_100, 300_200])).toEqual([
-      '300,000 B',
-      '300,100 B',
-      '300,200 B',
+describe('axis ticks', () => {
+  it('fall on round values of the unit they are labelled in', () => {
+    // The axis: 39.1 to 58.6 KiB ticked at decimal bytes read 39.1/48.8/58.6 KiB.
+    expect(byteTicks([40_000, 60_000], 4)).toEqual({
+      values: [40 * KIB, 45 * KIB, 50 * KIB, 55 * KIB],
+      labels: ['40 KiB', '45 KiB', '50 KiB', '55 KiB'],
+    });
+    expect(byteTicks([0, 2.5 * 1024 * KIB], 5).labels).toEqual([
+      '0.0 MiB',
+      '0.5 MiB',
+      '1.0 MiB',
+      '1.5 MiB',
+      '2.0 MiB',
+      '2.5 MiB',
     ]);
+    // A narrow fitted axis is labelled in exact bytes.
+    expect(byteTicks([300_000, 300_500], 3)).toEqual({
+      values: [300_000, 300_200, 300_400],
+      labels: ['300,000 B', '300,200 B', '300,400 B'],
+    });
+  });
+
+  it('carry the year when the range spans years', () => {
+    const at = (iso: string) => new Date(iso);
+    const years: [Date, Date] = [at('2014-03-01T00:00:00Z'), at('2026-05-01T00:00:00Z')];
+    expect(timeLabel(at('2016-01-01T00:00:00Z'), years)).toBe('2016');
+    expect(timeLabel(at('2016-05-01T00:00:00Z'), years)).toBe('May 2016');
+    const weeks: [Date, Date] = [at('2026-03-01T00:00:00Z'), at('2026-05-20T00:00:00Z')];
+    expect(timeLabel(at('2026-05-08T00:00:00Z'), weeks)).toBe('08 May');
   });
 });
 

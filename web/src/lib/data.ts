@@ -191,16 +191,17 @@ export function useComparison<T = unknown>(
   base: string | undefined,
   head: string | undefined,
   allSymbols: boolean,
+  zeroSize = false,
 ) {
   const { load } = useProjectContext();
   const fetch = useCallback(
     (options: LoadOptions) =>
-      load.comparison(projectId, target, base!, head!, allSymbols, options) as Promise<T>,
-    [load, projectId, target, base, head, allSymbols],
+      load.comparison(projectId, target, base!, head!, allSymbols, options, zeroSize) as Promise<T>,
+    [load, projectId, target, base, head, allSymbols, zeroSize],
   );
   return useStored<T | null>(
     'comparisons',
-    base && head ? comparisonKey(projectId, target, base, head, allSymbols) : null,
+    base && head ? comparisonKey(projectId, target, base, head, allSymbols, zeroSize) : null,
     fetch,
     null,
   );

@@ -1,6 +1,3 @@
-import { formatBytes } from './format.ts';
-import { STORAGE_KEYS } from './storageKeys.ts';
-
 /**
  * The y-axis of the region usage chart. A region is rarely near its limit, so an axis from zero
  * to the limit flattens every change of a few hundred bytes into one pixel; "usage" fits each
@@ -8,7 +5,7 @@ import { STORAGE_KEYS } from './storageKeys.ts';
  */
 export type SeriesScale = 'usage' | 'limits';
 
-export const SERIES_SCALES: readonly { value: SeriesScale; label: string; hint: string }[] = [
+export const SERIES_SCALES: readonly ChoiceOption<SeriesScale>[] = [
   {
     value: 'usage',
     label: 'Usage',
@@ -52,36 +49,48 @@ export function limitPlacement(limit: number, [low, high]: readonly [number, num
   return 'inside';
 }
 
-/**
- * Labels of y ticks: KiB/MiB as elsewhere, or exact bytes when a fitted axis is so narrow that
- * rounded labels would repeat.
- */
-export function tickLabels(ticks: readonly number[]): string[] {
-  const rounded = ticks.map(formatBytes);
-  if (new Set(rounded).size === rounded.length) return rounded;
-  return ticks.map((tick) => `${tick.toLocaleString('en-US')} B`);
+/** A choice among labelled options, as the segmented controls offer them. */
+export interface ChoiceOption<T extends string> {
+  value: T;
+  label: string;
+  hint: string;
 }
 
 /**
- * The remembered scale; anything unknown gives the default, and so does storage that throws
+ * The x-axis of the usage chart: commit time (gaps in the history show as gaps), or one even
+ * step per commit (bursts of commits stay readable).
+ */
+export type SeriesAxis = 'time' | 'commit';
+
+export const SERIES_AXES: readonly ChoiceOption<SeriesAxis>[] = [
+  { value: 'time', label: 'Time', hint: 'Commits placed by their commit date' },
+  { value: 'commit', label: 'By commit', hint: 'One even step per commit, whatever its date' },
+];
+
+export const DEFAULT_SERIES_AXIS: SeriesAxis = 'time';
+
+/**
+ * A remembered choice; anything unknown gives the default, and so does storage that throws
  * (browsers may refuse even the access to `localStorage`, hence a function giving it).
  */
-export function readSeriesScale(storage: () => Pick<Storage, 'getItem'>): SeriesScale {
+export function readChoice<T extends string>(
+  storage: () => Pick<Storage, 'getItem'>,
+  key: string,
+  options: readonly ChoiceOption<T>[],
+  fallback: T,
+): T {
   try {
-    const stored = storage().getItem(STORAGE_KEYS.seriesScale);
-    return SERIES_SCALES.find(({ value }) => value === stored)?.value ?? DEFAULT_SERIES_SCALE;
+    const stored = storage().getItem(key);
+    return options.find(({ value }) => value === stored)?.value ?? fallback;
   } catch {
-    return DEFAULT_SERIES_SCALE;
+    return fallback;
   }
 }
 
-/** Remembers the scale; a storage that refuses (private mode, quota) only loses the preference. */
-export function writeSeriesScale(
-  storage: () => Pick<Storage, 'setItem'>,
-  scale: SeriesScale,
-): void {
+/** Remembers a choice; a storage that refuses (private mode, quota) only loses the preference. */
+export function writeChoice(storage: () => Pick<Storage, 'setItem'>, key: string, value: string) {
   try {
-    storage().setItem(STORAGE_KEYS.seriesScale, scale);
+    storage().setItem(key, value);
   } catch {
     // The choice still applies to this page; only remembering it failed.
   }

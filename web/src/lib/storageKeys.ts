@@ -12,4 +12,8 @@ export const STORAGE_KEYS = {
   organization: 'memtrail_organization',
   /** An invitation link opened while signed out, accepted after sign-in. */
   pendingInvitation: 'memtrail_pending_invitation',
+  /** The dashboard chart's x-axis ('time' or 'commit'), kept across visits. */
+  seriesAxis: 'memtrail_series_axis',
+  /** Session storage: the page a signed-out visitor asked for, opened after sign-in. */
+  returnTo: 'memtrail_return_to',
 } as const;

@@ -1,6 +1,7 @@
 import { area, line, max, scaleLinear } from 'd3';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type KeyboardEvent } from 'react';
 import type { HistoryData } from '../../lib/api/queryTypes.ts';
+import { byteTicks } from '../../lib/chartAxes.ts';
 import { formatBytes, formatDate, shortSha } from '../../lib/format.ts';
 import { historyPoints } from '../../lib/seriesPoints.ts';
 
@@ -8,7 +9,10 @@ const WIDTH = 900;
 const HEIGHT = 200;
 const M = { top: 10, right: 12, bottom: 22, left: 64 };
 
-/** Size of one symbol (or file) over commits, oldest left; hover shows the commit. */
+/**
+ * Size of one symbol (or file) over commits, oldest left; hover, or the arrow keys once it has
+ * the focus, shows the commit (and the name the symbol had there); click or Enter opens it.
+ */
 export function HistoryChart({
   history,
   onOpen,
@@ -21,10 +25,11 @@ export function HistoryChart({
   const x = scaleLinear()
     .domain([0, Math.max(1, points.length - 1)])
     .range([M.left, WIDTH - M.right]);
+  const top = (max(points, (p) => p.size) ?? 1) * 1.1 || 1;
   const y = scaleLinear()
-    .domain([0, (max(points, (p) => p.size) ?? 1) * 1.1 || 1])
-    .range([HEIGHT - M.bottom, M.top])
-    .nice();
+    .domain([0, top])
+    .range([HEIGHT - M.bottom, M.top]);
+  const ticks = byteTicks([0, top], 4);
   const indexed = points.map((point, index) => [point, index] as const);
   const path =
     line<(typeof indexed)[number]>()
@@ -36,13 +41,33 @@ export function HistoryChart({
       .y0(y(0))
       .y1(([p]) => y(p.size))(indexed) ?? '';
   const hovered = hover === null ? null : points[hover];
+  const names = hover === null ? [] : (history.names?.[hover] ?? []);
+  const onKey = (event: KeyboardEvent) => {
+    const last = points.length - 1;
+    const at = hover ?? last;
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: last }[event.key];
+    if (to !== undefined) {
+      event.preventDefault();
+      setHover(Math.min(last, Math.max(0, to)));
+    } else if (event.key === 'Enter' && points[at]) onOpen(points[at].sha);
+  };
+  const describe = hovered
+    ? `${shortSha(hovered.sha)} ${formatDate(hovered.committed_at)}: ${
+        hovered.present ? formatBytes(hovered.size) : 'absent'
+      }${names.length && names[0] !== history.subject ? ` as ${names.join(', ')}` : ''}`
+    : '';
   return (
     <div className="chart">
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         className="chart__svg"
-        role="img"
+        role="group"
+        tabIndex={0}
         aria-label={`Size history of ${history.subject}`}
+        aria-describedby="history-chart-point"
+        onKeyDown={onKey}
+        onFocus={() => setHover((at) => at ?? points.length - 1)}
+        onBlur={() => setHover(null)}
         onMouseMove={(event) => {
           const box = event.currentTarget.getBoundingClientRect();
           const local = ((event.clientX - box.left) / box.width) * WIDTH;
@@ -51,7 +76,7 @@ export function HistoryChart({
         onMouseLeave={() => setHover(null)}
         onClick={() => hovered && onOpen(hovered.sha)}
       >
-        {y.ticks(4).map((tick) => (
+        {ticks.values.map((tick, index) => (
           <g key={tick}>
             <line
               className="chart__grid"
@@ -61,16 +86,19 @@ export function HistoryChart({
               y2={y(tick)}
             />
             <text className="chart__label" x={M.left - 6} y={y(tick)} dy="0.32em" textAnchor="end">
-              {formatBytes(tick)}
+              {ticks.labels[index]}
             </text>
           </g>
         ))}
         <path d={fill} className="chart__area" />
-        <path d={path} className="chart__line" stroke="#f59e0b" />
+        <path d={path} className="chart__line" stroke="#b45309" />
         {hover !== null && hovered ? (
-          <circle cx={x(hover)} cy={y(hovered.size)} r={4} fill="#f59e0b" />
+          <circle cx={x(hover)} cy={y(hovered.size)} r={4} fill="#b45309" />
         ) : null}
       </svg>
+      <p id="history-chart-point" className="visually-hidden" aria-live="polite">
+        {describe}
+      </p>
       {hovered ? (
         <div
           className="chart__tooltip"
@@ -82,6 +110,9 @@ export function HistoryChart({
           </div>
           <p className="chart__tooltip-msg">{hovered.subject ?? ''}</p>
           <strong>{hovered.present ? formatBytes(hovered.size) : 'absent'}</strong>
+          {names.length && names[0] !== history.subject ? (
+            <p className="chart__tooltip-msg">as {names.join(', ')}</p>
+          ) : null}
         </div>
       ) : null}
     </div>

@@ -35,7 +35,7 @@ export function MemoryLayoutMap({
         return (
           <div key={region.name} className="layout-map__region">
             <div className="layout-map__label">
-              <strong>{region.name}</strong>
+              <strong>{region.display_name}</strong>
               <span className="mono">
                 {hex(region.address)} – {hex(region.address + span)}
               </span>
@@ -49,7 +49,7 @@ export function MemoryLayoutMap({
               viewBox="0 0 100 10"
               preserveAspectRatio="none"
               role="img"
-              aria-label={`${region.name} layout`}
+              aria-label={`${region.display_name} layout`}
             >
               <rect width={100} height={10} className="layout-map__free" />
               {inside.map((section) => {

@@ -8,6 +8,7 @@ import type {
   PublicProjectData,
   RegeneratedKeyData,
   RegionConfig,
+  RegionConfigData,
   Target,
   UpdatePublicAccessRequest,
 } from '@memtrail/contracts';
@@ -99,6 +100,10 @@ export function coreApi(api: ApiClient) {
         )
       )?.region_config ?? null,
 
+    /** The same call, whole: the configuration and every region the reports have had. */
+    getRegionSettings: (project: string, target: string) =>
+      api.get<RegionConfigData>(`${targetPath(project, target)}/region-config`),
+
     updateRegionConfig: (project: string, target: string, regionConfig: RegionConfig) =>
       api.request<unknown>('PUT', `${targetPath(project, target)}/region-config`, {
         region_config: regionConfig,
@@ -142,9 +147,17 @@ export function coreApi(api: ApiClient) {
         `${targetPath(project, target)}/commit/${seg(sha)}${includeSymbols ? '?include_symbols=true' : ''}`,
       ),
 
-    getDiff: (project: string, target: string, shaA: string, shaB: string, allSymbols: boolean) =>
+    /** `zeroSize`: also the changes of 0-byte symbols (LTO markers), hidden by default. */
+    getDiff: (
+      project: string,
+      target: string,
+      shaA: string,
+      shaB: string,
+      allSymbols: boolean,
+      zeroSize = false,
+    ) =>
       api.get<unknown>(
-        `${targetPath(project, target)}/commit/${seg(shaA)}/${seg(shaB)}?all_symbols=${allSymbols}`,
+        `${targetPath(project, target)}/commit/${seg(shaA)}/${seg(shaB)}?all_symbols=${allSymbols}${zeroSize ? '&zero_size=true' : ''}`,
       ),
 
     /** Other read endpoints of the query service, by path below the target. */

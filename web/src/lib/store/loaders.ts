@@ -23,7 +23,9 @@ export const comparisonKey = (
   base: string,
   head: string,
   allSymbols: boolean,
-) => `${projectId}:${target}:${base}:${head}:${allSymbols ? 'all' : 'changed'}`;
+  zeroSize = false,
+) =>
+  `${projectId}:${target}:${base}:${head}:${allSymbols ? 'all' : 'changed'}${zeroSize ? ':zero' : ''}`;
 
 export function createLoaders(store: DataStore, api: CoreApi) {
   /** The target a report or message belongs to: the given one or the project's first. */
@@ -79,7 +81,9 @@ export function createLoaders(store: DataStore, api: CoreApi) {
       const report = await store.load(
         'memoryReports',
         key,
-        () => trackBackgroundLoad(() => api.getMemoryReport(projectId, name, sha)),
+        // Symbols come a page at a time (useSymbolPages): a 40k-symbol report in one answer
+        // is megabytes the commit page would wait for.
+        () => trackBackgroundLoad(() => api.getMemoryReport(projectId, name, sha, false)),
         options,
       );
       // Reports never expire, so one still being ingested must not stay cached as final.
@@ -107,11 +111,12 @@ export function createLoaders(store: DataStore, api: CoreApi) {
       head: string,
       allSymbols: boolean,
       options?: LoadOptions,
+      zeroSize = false,
     ) =>
       store.load(
         'comparisons',
-        comparisonKey(projectId, target, base, head, allSymbols),
-        () => api.getDiff(projectId, target, base, head, allSymbols),
+        comparisonKey(projectId, target, base, head, allSymbols, zeroSize),
+        () => api.getDiff(projectId, target, base, head, allSymbols, zeroSize),
         options,
       ),
   };

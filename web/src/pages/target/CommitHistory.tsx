@@ -7,15 +7,21 @@ import { useCommits } from '../../lib/data.ts';
 import { formatBytes, formatDate, formatInt, shortSha, subjectOf } from '../../lib/format.ts';
 import { paths } from '../../lib/routes.ts';
 
-/** The head's chain of commits, 50 a page, with per-region changes against each parent. */
+/**
+ * The head's chain of commits, 50 a page, with per-region changes against each parent, for the
+ * regions the dashboard shows. The table scrolls inside its card when the regions do not fit.
+ */
 export function CommitHistory({
   projectId,
   target,
   head,
+  regions,
 }: {
   projectId: string;
   target: string;
   head: Head;
+  /** Columns: the regions shown, by name, under their display names. */
+  regions: readonly { name: string; display_name: string }[];
 }) {
   const [onlyChanged, setOnlyChanged] = useState(true);
   const [offset, setOffset] = useState(0);
@@ -25,7 +31,7 @@ export function CommitHistory({
     onlyChanged,
   });
   const commits = data?.commits ?? [];
-  const regions = [...new Set(commits.flatMap((commit) => commit.regions.map((r) => r.name)))];
+  const root = data?.chain_summary.root_sha;
   const total = data?.pagination.total_in_chain ?? 0;
   const page = Math.floor(offset / COMMIT_PAGE_SIZE) + 1;
   const pages = Math.max(1, Math.ceil(total / COMMIT_PAGE_SIZE));
@@ -63,8 +69,8 @@ export function CommitHistory({
               <th>Author</th>
               <th>Date</th>
               {regions.map((region) => (
-                <th key={region} className="num">
-                  {region}
+                <th key={region.name} className="num">
+                  {region.display_name}
                 </th>
               ))}
             </tr>
@@ -81,13 +87,16 @@ export function CommitHistory({
                       {commit.kind === 'build_failed' ? 'build failed' : 'identical'}
                     </span>
                   ) : null}
+                  {commit.sha === root && !data?.pagination.has_more ? (
+                    <span className="tag">first report</span>
+                  ) : null}
                 </td>
                 <td className="table__message" title={commit.message ?? ''}>
                   {subjectOf(commit.message)}
                 </td>
                 <td className="muted">{commit.author_name ?? '—'}</td>
                 <td className="muted nowrap">{formatDate(commit.committed_at)}</td>
-                {regions.map((name) => {
+                {regions.map(({ name }) => {
                   const region = commit.regions.find((candidate) => candidate.name === name);
                   return (
                     <td key={name} className="num">

@@ -1,18 +1,29 @@
-import { useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import type { SymbolSortKey } from '@memtrail/contracts';
+import { SYMBOL_SORT_KEYS } from '@memtrail/contracts';
+import { useDeferredValue } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { BudgetStatus } from '../../components/BudgetStatus.tsx';
 import { MemoryLayoutMap } from '../../components/charts/MemoryLayoutMap.tsx';
+import { HiddenRegionsToggle } from '../../components/HiddenRegionsToggle.tsx';
 import { SearchBox, usableQuery } from '../../components/SearchBox.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { UsageBar } from '../../components/UsageBar.tsx';
 import { nextSort, VirtualTable, type Column } from '../../components/VirtualTable.tsx';
 import type { CommitReportData, ReportSymbolRow } from '../../lib/api/queryTypes.ts';
+import { budgetsByRegion, useBudgetStatus } from '../../lib/budgets.ts';
 import { useMemoryReport } from '../../lib/data.ts';
 import { formatBytes, formatDate, formatInt, hex, shortSha, subjectOf } from '../../lib/format.ts';
+import { useRegionVisibility } from '../../lib/regionVisibility.ts';
 import { paths } from '../../lib/routes.ts';
+import { useSymbolPages } from '../../lib/symbolPages.ts';
 import { useTargetRoute } from '../../lib/targetRoute.ts';
 import { ExportLinks } from './ExportLinks.tsx';
 
-/** One commit's memory report: regions, layout to scale, sections and every symbol. */
+/**
+ * One commit's memory report: budgets, regions, layout to scale, sections and every symbol (a
+ * page at a time from the server, so a 40k-symbol build is usable at once). Regions show as the
+ * region config says; empty and hidden ones are a click away.
+ */
 export function CommitPage() {
   const { projectId, target } = useTargetRoute();
   const { commitSha = '' } = useParams();
@@ -21,6 +32,8 @@ export function CommitPage() {
     target,
     commitSha,
   );
+  const budgetStatus = useBudgetStatus(projectId, target, data ? commitSha : undefined);
+  const visibility = useRegionVisibility(data?.regions ?? []);
 
   if (isLoading && !data) return <Spinner message="Loading memory report..." />;
   if (!data) {
@@ -31,6 +44,8 @@ export function CommitPage() {
     );
   }
   const { commit, report } = data;
+  const budgets = budgetsByRegion(budgetStatus.data);
+  const shownNames = new Map(visibility.shown.map((r) => [r.name, r.display_name]));
   const compareUrl = report.parent_sha
     ? `${paths.compare(projectId, target)}?base=${report.parent_sha}&head=${commit.sha}`
     : null;
@@ -87,20 +102,28 @@ export function CommitPage() {
       <section className="panel">
         <h2>Regions</h2>
         <div className="usage-grid">
-          {data.regions.map((region) => (
+          {visibility.shown.map((region) => (
             <UsageBar
               key={region.name}
-              name={region.name}
+              name={region.display_name}
               used={region.used_size}
               limit={region.limit_size}
+              budgets={budgets.get(region.name)}
             />
           ))}
         </div>
+        <HiddenRegionsToggle
+          count={visibility.hiddenCount}
+          showing={visibility.showHidden}
+          onToggle={visibility.toggle}
+        />
       </section>
+
+      <BudgetStatus status={budgetStatus.data} settingsPath={paths.settings(projectId)} />
 
       <section className="panel">
         <h2>Memory layout</h2>
-        <MemoryLayoutMap regions={data.regions} sections={data.sections} />
+        <MemoryLayoutMap regions={visibility.shown} sections={data.sections} />
       </section>
 
       <section className="panel">
@@ -117,12 +140,13 @@ export function CommitPage() {
               </tr>
             </thead>
             <tbody>
-              {[...data.sections]
+              {data.sections
+                .filter((section) => shownNames.has(section.region))
                 .sort((a, b) => a.address - b.address)
                 .map((section) => (
                   <tr key={`${section.region}/${section.name}@${section.address}`}>
                     <td className="mono">{section.name}</td>
-                    <td>{section.region}</td>
+                    <td>{shownNames.get(section.region)}</td>
                     <td className="muted">{section.type}</td>
                     <td className="num mono">{hex(section.address)}</td>
                     <td className="num">{formatBytes(section.size)}</td>
@@ -133,14 +157,17 @@ export function CommitPage() {
         </div>
       </section>
 
-      <SymbolsTable symbols={data.symbols ?? []} symbolCount={report.symbol_count} />
+      <SymbolsTable
+        projectId={projectId}
+        target={target}
+        sha={commit.sha}
+        version={report.ingested_version}
+      />
     </div>
   );
 }
 
-type SymbolKey = 'name' | 'size' | 'address' | 'section' | 'source_file' | 'type';
-
-const SYMBOL_COLUMNS: Array<Column<ReportSymbolRow> & { key: SymbolKey }> = [
+const SYMBOL_COLUMNS: Column<ReportSymbolRow>[] = [
   {
     key: 'name',
     label: 'Symbol',
@@ -189,41 +216,47 @@ const SYMBOL_COLUMNS: Array<Column<ReportSymbolRow> & { key: SymbolKey }> = [
   },
 ];
 
+const NUMERIC_SORTS = new Set<string>(['size', 'address']);
+const isSortKey = (value: string | null): value is SymbolSortKey =>
+  (SYMBOL_SORT_KEYS as readonly (string | null)[]).includes(value);
+
+/**
+ * Every symbol of the report, sorted, filtered and searched on the server. The search text and
+ * sort live in the URL, so a link keeps them.
+ */
 function SymbolsTable({
-  symbols,
-  symbolCount,
+  projectId,
+  target,
+  sha,
+  version,
 }: {
-  symbols: ReportSymbolRow[];
-  symbolCount: number;
+  projectId: string;
+  target: string;
+  sha: string;
+  version: number | null;
 }) {
-  const [query, setQuery] = useState('');
-  const [sort, setSort] = useState<{ key: string; descending: boolean }>({
-    key: 'size',
-    descending: true,
+  const [params, setParams] = useSearchParams();
+  const query = params.get('q') ?? '';
+  const rawSort = params.get('sort');
+  const sort = {
+    key: isSortKey(rawSort) ? rawSort : 'size',
+    descending: params.get('order') !== 'asc',
+  };
+  const needle = useDeferredValue(usableQuery(query));
+  const pages = useSymbolPages(projectId, target, sha, version, {
+    sort: sort.key,
+    descending: sort.descending,
+    q: needle,
   });
-  const needle = usableQuery(query);
-  const rows = useMemo(() => {
-    const filtered = needle
-      ? symbols.filter(
-          (row) =>
-            row.name.toLowerCase().includes(needle) ||
-            row.full_name.toLowerCase().includes(needle) ||
-            row.source_file.toLowerCase().includes(needle),
-        )
-      : symbols;
-    const key = sort.key as SymbolKey;
-    const direction = sort.descending ? -1 : 1;
-    return [...filtered].sort((a, b) => {
-      const left = a[key];
-      const right = b[key];
-      return (
-        (typeof left === 'number'
-          ? left - (right as number)
-          : String(left).localeCompare(String(right))) * direction
-      );
-    });
-  }, [symbols, needle, sort]);
-  const total = rows.reduce((sum, row) => sum + row.size, 0);
+  const update = (changes: Record<string, string>) => {
+    const next = new URLSearchParams(params);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value) next.set(name, value);
+      else next.delete(name);
+    }
+    setParams(next, { replace: true });
+  };
+  const meta = pages.meta;
 
   return (
     <section className="panel">
@@ -231,25 +264,41 @@ function SymbolsTable({
         <h2>Symbols</h2>
         <SearchBox
           value={query}
-          onChange={setQuery}
+          onChange={(value) => update({ q: value })}
           placeholder="Search symbols or files"
           label="Search symbols"
         />
       </div>
-      <p className="panel__hint">
-        {formatInt(rows.length)} of {formatInt(symbolCount || symbols.length)} symbols ·{' '}
-        {formatBytes(total)}
+      <p className="panel__hint" aria-live="polite">
+        {meta
+          ? `${formatInt(meta.matched)} of ${formatInt(meta.total)} symbols · ${formatBytes(meta.matched_bytes)}`
+          : 'Loading symbols…'}
+        {meta?.source_root ? (
+          <>
+            {' '}
+            · paths relative to <code>{meta.source_root}</code>
+          </>
+        ) : null}
       </p>
-      <VirtualTable
-        label="Symbols"
-        rows={rows}
-        columns={SYMBOL_COLUMNS}
-        rowKey={(row, index) => `${row.name}@${row.address}#${index}`}
-        sort={sort}
-        onSort={(key) =>
-          setSort((current) => nextSort(current, key, key === 'size' || key === 'address'))
-        }
-      />
+      {pages.error ? <div className="alert alert--error">{pages.error}</div> : null}
+      {meta?.rows === null ? (
+        <p className="muted">This report is still being processed; symbols appear shortly.</p>
+      ) : (
+        <VirtualTable
+          key={`${sort.key}/${sort.descending}/${needle}`}
+          label="Symbols"
+          count={meta?.matched ?? 0}
+          row={pages.row}
+          onRange={pages.onRange}
+          columns={SYMBOL_COLUMNS}
+          rowKey={(row, index) => `${row.name}@${row.address}#${index}`}
+          sort={sort}
+          onSort={(key) => {
+            const next = nextSort(sort, key, NUMERIC_SORTS.has(key));
+            update({ sort: next.key, order: next.descending ? '' : 'asc' });
+          }}
+        />
+      )}
     </section>
   );
 }

@@ -1,11 +1,14 @@
 import type { SymbolDelta, SymbolStatus } from '@memtrail/contracts';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { BudgetStatus } from '../../components/BudgetStatus.tsx';
+import { HiddenRegionsToggle } from '../../components/HiddenRegionsToggle.tsx';
 import { SearchBox, usableQuery } from '../../components/SearchBox.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { Delta } from '../../components/UsageBar.tsx';
 import { nextSort, VirtualTable, type Column } from '../../components/VirtualTable.tsx';
-import type { ChainCommit, CommitDiffData } from '../../lib/api/queryTypes.ts';
+import type { CommitDiffData } from '../../lib/api/queryTypes.ts';
+import { useBudgetStatus } from '../../lib/budgets.ts';
 import { useCommits, useComparison, useHeads } from '../../lib/data.ts';
 import {
   formatBytes,
@@ -15,8 +18,10 @@ import {
   shortSha,
   subjectOf,
 } from '../../lib/format.ts';
+import { useRegionVisibility } from '../../lib/regionVisibility.ts';
 import { paths } from '../../lib/routes.ts';
 import { useTargetRoute } from '../../lib/targetRoute.ts';
+import { CommitPicker } from '../../components/CommitPicker.tsx';
 import { ExportLinks } from './ExportLinks.tsx';
 
 const STATUSES: Array<Exclude<SymbolStatus, 'unchanged'>> = [
@@ -26,7 +31,14 @@ const STATUSES: Array<Exclude<SymbolStatus, 'unchanged'>> = [
   'moved',
 ];
 
-/** Two builds side by side: region, section and symbol changes of head against base. */
+/** URL parameters of the page's filters, so a shared link opens the same view. */
+const PARAM = { search: 'q', statuses: 'show', zeroSize: 'zero' } as const;
+
+/**
+ * Two builds side by side: budgets at the head, region, section and symbol changes of head
+ * against base. The commits, the status filters, the search and the 0-byte switch are in the
+ * URL; regions show as the region config says.
+ */
 export function ComparePage() {
   const { projectId, target } = useTargetRoute();
   const [search, setSearch] = useSearchParams();
@@ -41,11 +53,22 @@ export function ComparePage() {
   const head = search.get('head') ?? latest;
   const base =
     search.get('base') ?? commits.find((commit) => commit.sha === head)?.parent_sha ?? undefined;
-  const comparison = useComparison<CommitDiffData>(projectId, target, base, head, false);
+  const zeroSize = search.get(PARAM.zeroSize) === '1';
+  const comparison = useComparison<CommitDiffData>(projectId, target, base, head, false, zeroSize);
+  const budgetStatus = useBudgetStatus(projectId, target, comparison.data ? head : undefined);
 
   const choose = (side: 'base' | 'head', sha: string) => {
-    const next = { base: base ?? '', head: head ?? '', [side]: sha };
+    const next = new URLSearchParams(search);
+    next.set('base', base ?? '');
+    next.set('head', head ?? '');
+    next.set(side, sha);
     setSearch(next, { replace: false });
+  };
+  const setParam = (name: string, value: string | null) => {
+    const next = new URLSearchParams(search);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setSearch(next, { replace: true });
   };
 
   if (heads.isLoading && !heads.data) return <Spinner message="Loading builds..." />;
@@ -96,7 +119,16 @@ export function ComparePage() {
           <p>Two uploaded commits are needed; choose them above.</p>
         </div>
       ) : comparison.data ? (
-        <DiffView data={comparison.data} projectId={projectId} target={target} />
+        <>
+          <BudgetStatus status={budgetStatus.data} settingsPath={paths.settings(projectId)} />
+          <DiffView
+            data={comparison.data}
+            projectId={projectId}
+            target={target}
+            params={search}
+            setParam={setParam}
+          />
+        </>
       ) : comparison.error ? (
         <div className="alert alert--error">{comparison.error}</div>
       ) : (
@@ -124,47 +156,25 @@ function CopyLink() {
   );
 }
 
-function CommitPicker({
-  label,
-  value,
-  commits,
-  onChange,
-}: {
-  label: string;
-  value: string | undefined;
-  commits: ChainCommit[];
-  onChange(sha: string): void;
-}) {
-  const known = commits.some((commit) => commit.sha === value);
-  return (
-    <label className="select select--wide">
-      <span>{label}</span>
-      <select value={value ?? ''} onChange={(event) => onChange(event.target.value)}>
-        {!known && value ? <option value={value}>{shortSha(value)}</option> : null}
-        {!value ? <option value="">Choose a commit</option> : null}
-        {commits.map((commit) => (
-          <option key={commit.sha} value={commit.sha}>
-            {shortSha(commit.sha)} · {subjectOf(commit.message).slice(0, 60)} ·{' '}
-            {formatDate(commit.committed_at)}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
 function DiffView({
   data,
   projectId,
   target,
+  params,
+  setParam,
 }: {
   data: CommitDiffData;
   projectId: string;
   target: string;
+  params: URLSearchParams;
+  setParam(name: string, value: string | null): void;
 }) {
   const { diff } = data;
+  const visibility = useRegionVisibility(diff.regions);
+  const shownNames = new Map(visibility.shown.map((r) => [r.name, r.display_name]));
   const sections = diff.sections.filter(
-    (section) => section.delta !== 0 || section.status !== 'unchanged',
+    (section) =>
+      shownNames.has(section.region) && (section.delta !== 0 || section.status !== 'unchanged'),
   );
   return (
     <>
@@ -195,9 +205,14 @@ function DiffView({
               </tr>
             </thead>
             <tbody>
-              {diff.regions.map((region) => (
+              {visibility.shown.map((region) => (
                 <tr key={region.name}>
-                  <td>{region.name}</td>
+                  <td>
+                    {region.display_name}
+                    {region.old_name ? (
+                      <span className="muted small"> (was {region.old_name})</span>
+                    ) : null}
+                  </td>
                   <td className="num">{region.old ? formatBytes(region.old.used_size) : '—'}</td>
                   <td className="num">{region.new ? formatBytes(region.new.used_size) : '—'}</td>
                   <td className="num">
@@ -214,6 +229,11 @@ function DiffView({
             </tbody>
           </table>
         </div>
+        <HiddenRegionsToggle
+          count={visibility.hiddenCount}
+          showing={visibility.showHidden}
+          onToggle={visibility.toggle}
+        />
       </section>
 
       <section className="panel">
@@ -241,7 +261,7 @@ function DiffView({
                       {section.name}
                       {section.load_copy ? <span className="tag">load copy</span> : null}
                     </td>
-                    <td>{section.region}</td>
+                    <td>{shownNames.get(section.region)}</td>
                     <td>
                       <span className={`status status--${section.status}`}>{section.status}</span>
                     </td>
@@ -261,7 +281,12 @@ function DiffView({
         )}
       </section>
 
-      <SymbolChanges symbols={diff.symbols} totals={diff.totals} />
+      <SymbolChanges
+        symbols={diff.symbols}
+        totals={diff.totals}
+        params={params}
+        setParam={setParam}
+      />
     </>
   );
 }
@@ -313,11 +338,18 @@ const SYMBOL_COLUMNS: Column<SymbolDelta>[] = [
     width: 'minmax(180px, 2fr)',
     render: (row) => {
       const side = row.new ?? row.old;
-      const moved = row.status === 'moved' && row.old && row.new;
+      // A move shows with its size change too (such a symbol is "modified").
+      const movedSection = row.old && row.new && row.old.section !== row.new.section;
+      const movedFile =
+        row.old?.source_file && row.new?.source_file && row.old.source_file !== row.new.source_file;
       return (
         <span className="ellipsis muted" title={side?.source_file}>
-          {moved ? `${row.old!.section} → ${row.new!.section}` : side?.section}
-          {side?.source_file ? ` · ${side.source_file}` : ''}
+          {movedSection ? `${row.old!.section} → ${row.new!.section}` : side?.section}
+          {movedFile
+            ? ` · ${row.old!.source_file} → ${row.new!.source_file}`
+            : side?.source_file
+              ? ` · ${side.source_file}`
+              : ''}
         </span>
       );
     },
@@ -336,12 +368,25 @@ const sortValue = (row: SymbolDelta, key: string): number | string => {
 function SymbolChanges({
   symbols,
   totals,
+  params,
+  setParam,
 }: {
   symbols: SymbolDelta[];
   totals: CommitDiffData['diff']['totals'];
+  params: URLSearchParams;
+  setParam(name: string, value: string | null): void;
 }) {
-  const [shown, setShown] = useState<Set<string>>(new Set(STATUSES));
-  const [query, setQuery] = useState('');
+  const listed = params.get(PARAM.statuses);
+  const shown = useMemo(
+    () => new Set<string>(listed === null ? STATUSES : listed.split(',').filter(Boolean)),
+    [listed],
+  );
+  const toggleStatus = (status: string) => {
+    const next = STATUSES.filter((s) => (s === status ? !shown.has(s) : shown.has(s)));
+    setParam(PARAM.statuses, next.length === STATUSES.length ? null : next.join(','));
+  };
+  const query = params.get(PARAM.search) ?? '';
+  const zeroSize = params.get(PARAM.zeroSize) === '1';
   const [sort, setSort] = useState({ key: 'delta', descending: true });
   const needle = usableQuery(query);
   const rows = useMemo(() => {
@@ -376,7 +421,7 @@ function SymbolChanges({
         <h2>Symbol changes</h2>
         <SearchBox
           value={query}
-          onChange={setQuery}
+          onChange={(value) => setParam(PARAM.search, value)}
           placeholder="Search symbols or files"
           label="Search symbol changes"
         />
@@ -388,25 +433,30 @@ function SymbolChanges({
             key={status}
             aria-pressed={shown.has(status)}
             className={`filter filter--${status}${shown.has(status) ? ' filter--on' : ''}`}
-            onClick={() =>
-              setShown((current) => {
-                const next = new Set(current);
-                if (next.has(status)) next.delete(status);
-                else next.add(status);
-                return next;
-              })
-            }
+            onClick={() => toggleStatus(status)}
           >
             {status} <strong>{formatInt(counts[status] ?? 0)}</strong>
           </button>
         ))}
+        {totals.zero_size_changes > 0 ? (
+          <label className="toggle">
+            <input
+              type="checkbox"
+              checked={zeroSize}
+              onChange={(event) => setParam(PARAM.zeroSize, event.target.checked ? '1' : null)}
+            />
+            {formatInt(totals.zero_size_changes)} changes of 0-byte symbols (LTO markers, labels)
+          </label>
+        ) : null}
         <span className="panel__hint">
           {formatInt(rows.length)} shown · net <Delta bytes={net} />
         </span>
       </div>
       <VirtualTable
+        key={`${sort.key}/${sort.descending}/${needle}/${[...shown].join()}`}
         label="Symbol changes"
-        rows={rows}
+        count={rows.length}
+        row={(index) => rows[index]}
         columns={SYMBOL_COLUMNS}
         rowKey={(row, index) => `${row.name}#${index}`}
         sort={sort}
