@@ -108,7 +108,7 @@ test('projects → dashboard → commit → compare → symbols → region confi
   await expect(page.locator('.treemap')).toBeVisible({ timeout: 30_000 });
   await page.getByPlaceholder('Symbol name, e.g. uart').fill('mqtt_process');
   await page.locator('.found__item').first().click();
-  await expect(page.getByRole('img', { name: /Size history of mqtt_process/ })).toBeVisible();
+  await expect(page.getByRole('group', { name: /Size history of mqtt_process/ })).toBeVisible();
   await page.screenshot({ path: join(shots, 'app-symbols.png'), fullPage: true });
 
   // Region config: validation from the contracts schema, then a save.

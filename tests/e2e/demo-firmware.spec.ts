@@ -203,7 +203,7 @@ test('demo firmware: dashboard → commit → compare → symbol analysis on CLI
     .filter({ has: page.locator('title', { hasText: /^RAM \(region\)/ }) })
     .click({ position: { x: 6, y: 6 } });
   await expect(page.getByRole('navigation', { name: 'Treemap level' })).toContainText('RAM');
-  await expect(page.getByRole('img', { name: 'Treemap of RAM' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Treemap of RAM' })).toBeVisible();
   // Inside RAM the four levels reach the files: .bss › src › drivers › uart.c.
   await expect(
     treemap.locator('title', { hasText: `.bss › ${uartFile.split('/').join(' › ')} (file)` }),
@@ -214,7 +214,7 @@ test('demo firmware: dashboard → commit → compare → symbol analysis on CLI
   const found = page.locator('.found__item').filter({ hasText: needle }).first();
   await expect(found).toContainText(needleFile.split('/').pop()!);
   await found.click();
-  const chart = page.getByRole('img', { name: `Size history of ${needle}` });
+  const chart = page.getByRole('group', { name: `Size history of ${needle}` });
   await expect(chart).toBeVisible();
   // The function exists in every demo commit: one point each.
   expect(await pathPoints(chart.locator('.chart__line'))).toBe(commits);

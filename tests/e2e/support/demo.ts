@@ -54,7 +54,7 @@ export function addedTask(step: number): DemoTask {
 }
 
 /**
- * Signs in as the demo account through the sign-in form and opens the demo target's dashboard.
+ * Signs in as the demo account through the sign-in form and opens the sensor node's dashboard.
  * Sign-ins are rate limited per account (10 per 15 minutes), so callers sign in once.
  */
 export async function openDemoDashboard(page: Page): Promise<string> {
@@ -68,7 +68,12 @@ export async function openDemoDashboard(page: Page): Promise<string> {
     project,
     `the demo project is missing: run npm run seed (needs arm-none-eabi-gcc)`,
   ).toHaveCount(1);
-  await project.click();
+  // The project has several targets: open the sensor node's.
+  await page
+    .getByRole('listitem')
+    .filter({ has: project })
+    .getByRole('link', { name: DEMO.target, exact: true })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/target/${encodeURIComponent(DEMO.target)}$`));
   return page.url();
 }

@@ -67,14 +67,16 @@ export function useSymbolPages(
     pageSize,
   ]);
   const [loaded, setLoaded] = useState<Loaded>({ key, pages: {} });
-  const requested = useRef(new Set<string>());
+  // Pages asked for, for the current key only: coming back to a query asks again.
+  const requested = useRef({ key, pages: new Set<number>() });
   const current: Loaded = loaded.key === key ? loaded : { key, pages: {} };
 
   const load = useCallback(
     (page: number) => {
-      const id = `${key}#${page}`;
-      if (!sha || requested.current.has(id)) return;
-      requested.current.add(id);
+      if (requested.current.key !== key) requested.current = { key, pages: new Set() };
+      const asked = requested.current.pages;
+      if (!sha || asked.has(page)) return;
+      asked.add(page);
       const path = `commit/${encodeURIComponent(sha)}/symbols?${queryString(
         { sort, descending, q, file, region, section },
         page,
@@ -90,7 +92,7 @@ export function useSymbolPages(
             pages: { ...base.pages, [page]: data.rows ?? [] },
           })),
         (error: unknown) => {
-          requested.current.delete(id);
+          asked.delete(page);
           update((base) => ({
             ...base,
             error: error instanceof Error ? error.message : String(error),

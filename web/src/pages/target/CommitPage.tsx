@@ -283,22 +283,21 @@ function SymbolsTable({
       {pages.error ? <div className="alert alert--error">{pages.error}</div> : null}
       {meta?.rows === null ? (
         <p className="muted">This report is still being processed; symbols appear shortly.</p>
-      ) : (
-        <VirtualTable
-          key={`${sort.key}/${sort.descending}/${needle}`}
-          label="Symbols"
-          count={meta?.matched ?? 0}
-          row={pages.row}
-          onRange={pages.onRange}
-          columns={SYMBOL_COLUMNS}
-          rowKey={(row, index) => `${row.name}@${row.address}#${index}`}
-          sort={sort}
-          onSort={(key) => {
-            const next = nextSort(sort, key, NUMERIC_SORTS.has(key));
-            update({ sort: next.key, order: next.descending ? '' : 'asc' });
-          }}
-        />
-      )}
+      ) : null}
+      <VirtualTable
+        key={`${sort.key}/${sort.descending}/${needle}`}
+        label="Symbols"
+        count={meta?.matched ?? 0}
+        row={pages.row}
+        onRange={pages.onRange}
+        columns={SYMBOL_COLUMNS}
+        rowKey={(row, index) => `${row.name}@${row.address}#${index}`}
+        sort={sort}
+        onSort={(key) => {
+          const next = nextSort(sort, key, NUMERIC_SORTS.has(key));
+          update({ sort: next.key, order: next.descending ? '' : 'asc' });
+        }}
+      />
     </section>
   );
 }
