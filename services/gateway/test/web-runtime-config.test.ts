@@ -79,6 +79,9 @@ describe('gateway serving index.html with the runtime config', () => {
       WEB_DIST_DIR: distDir,
       DEPLOYMENT_MODE: 'onprem',
       WEB_POSTHOG_KEY: HOSTILE_KEY,
+      // One configured provider: the on-premises sign-in screen offers it alone.
+      OAUTH_GITHUB_CLIENT_ID: 'memtrail-test',
+      OAUTH_GITHUB_CLIENT_SECRET: 'not-a-real-secret',
     });
   });
 
@@ -99,7 +102,7 @@ describe('gateway serving index.html with the runtime config', () => {
     };
   };
 
-  it('cloud mode without a key: the mode only, on every page path, never cached', async () => {
+  it('cloud mode without a key or providers: the mode only, on every page path, never cached', async () => {
     for (const path of ['/', '/auth', '/project/p1/target/t%201/symbols', '/index.html']) {
       const served = await page(cloud.url, path);
       expect({ path, status: served.status, cacheControl: served.cacheControl }).toEqual({
@@ -108,14 +111,21 @@ describe('gateway serving index.html with the runtime config', () => {
         cacheControl: 'no-cache',
       });
       expect(served.type).toMatch(/^text\/html/);
-      expect(injectedConfig(served.html).config).toEqual({ DEPLOYMENT_MODE: 'cloud' });
+      expect(injectedConfig(served.html).config).toEqual({
+        DEPLOYMENT_MODE: 'cloud',
+        OAUTH_PROVIDERS: [],
+      });
     }
   });
 
-  it('on-premises mode with a key: mode and key, the key unable to break out', async () => {
+  it('on-premises mode with a key and a provider: all three, the key unable to break out', async () => {
     const served = await page(onprem.url, '/');
     const { config, window } = injectedConfig(served.html);
-    expect(config).toEqual({ DEPLOYMENT_MODE: 'onprem', POSTHOG_KEY: HOSTILE_KEY });
+    expect(config).toEqual({
+      DEPLOYMENT_MODE: 'onprem',
+      OAUTH_PROVIDERS: ['github'],
+      POSTHOG_KEY: HOSTILE_KEY,
+    });
     expect(window).not.toHaveProperty('pwned');
     // The page keeps exactly its own two scripts: the config and the app.
     expect(scripts(served.html)).toHaveLength(2);
@@ -142,6 +152,9 @@ describe('gateway serving index.html with the runtime config', () => {
     const served = await page(cloud.url, '/tutorial');
     expect(served.html).toContain('/static/js/app-2.js');
     expect(served.html).not.toContain('app-1.js');
-    expect(injectedConfig(served.html).config).toEqual({ DEPLOYMENT_MODE: 'cloud' });
+    expect(injectedConfig(served.html).config).toEqual({
+      DEPLOYMENT_MODE: 'cloud',
+      OAUTH_PROVIDERS: [],
+    });
   });
 });
