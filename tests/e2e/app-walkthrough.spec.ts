@@ -133,6 +133,6 @@ test('projects → dashboard → commit → compare → symbols → region confi
   const fresh = (await page.locator('.key-reveal code').innerText()).trim();
   expect(fresh).toMatch(/^mt_/);
   expect(fresh).not.toBe(key);
-  await expect(page.getByText('Ada Lovelace')).toBeVisible();
+  await expect(page.getByText('Ada Lovelace', { exact: true })).toBeVisible();
   await page.screenshot({ path: join(shots, 'app-settings.png'), fullPage: true });
 });
