@@ -6,6 +6,7 @@ import { dataDir, repoRoot, stackPaths } from './paths.js';
 import { localSecrets } from './secrets.js';
 import { stackPorts } from './ports.js';
 import { ensureService, SERVICES, stopServices, waitForGateway } from './services.js';
+import { startLocalMail, stopLocalMail } from './mail.js';
 import { ensureStores, stopStores } from './stores.js';
 
 const CLICKHOUSE_DATABASE = process.env.CLICKHOUSE_DATABASE ?? 'memtrail';
@@ -33,6 +34,13 @@ async function up(storesOnly: boolean): Promise<void> {
     };
     // Secrets given in the environment win over the generated ones.
     for (const [name, value] of Object.entries(localSecrets())) serviceEnv[name] ||= value;
+    // Without an SMTP server of the user's, mail goes to the local catcher's inbox.
+    if (!process.env.SMTP_URL) {
+      const mail = await startLocalMail();
+      serviceEnv.SMTP_URL = mail.smtpUrl;
+      writeStackEnv({ ...stackEnv, MAIL_WEB_URL: mail.webUrl });
+      lines.push(`  mail inbox     ${mail.webUrl} (${mail.started ? 'started' : 'reused'})`);
+    }
     for (const service of SERVICES) {
       const state = await ensureService(service, serviceEnv);
       lines.push(`  ${service.padEnd(14)} ${state}`);
@@ -63,7 +71,11 @@ async function up(storesOnly: boolean): Promise<void> {
 }
 
 async function down(): Promise<void> {
-  const stopped = [...(await stopServices()), ...(await stopStores())];
+  const stopped = [
+    ...(await stopServices()),
+    ...((await stopLocalMail()) ? ['mail'] : []),
+    ...(await stopStores()),
+  ];
   console.log(
     stopped.length ? `Stopped: ${stopped.join(', ')}` : `Nothing was running under ${dataDir}`,
   );

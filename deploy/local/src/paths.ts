@@ -23,6 +23,7 @@ export const stackPaths = {
   postgresSocket: join(dataDir, 'run', 'postgres'),
   redis: join(dataDir, 'redis'),
   clickhouse: join(dataDir, 'clickhouse'),
+  mail: join(dataDir, 'mail'),
   logs: join(dataDir, 'logs'),
   run: join(dataDir, 'run'),
   /** Connection URLs of the running stack, in `KEY=value` lines for shells, tests and services. */

@@ -16,6 +16,8 @@ export const stackPorts = {
   postgres: port('LOCAL_POSTGRES_PORT', 54329),
   redis: port('LOCAL_REDIS_PORT', 63790),
   clickhouse: port('LOCAL_CLICKHOUSE_PORT', 18123),
+  mailSmtp: port('LOCAL_MAIL_SMTP_PORT', 11025),
+  mailWeb: port('LOCAL_MAIL_WEB_PORT', 11080),
   gateway: port('PORT', 5000),
   query: port('QUERY_PORT', 5001),
 };

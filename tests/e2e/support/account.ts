@@ -1,35 +1,19 @@
 import { expect, type Page } from '@playwright/test';
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { newestLink } from './mailbox.ts';
 
-// A fresh confirmed account on the running stack. In cloud mode without SMTP the gateway logs
-// each confirmation link ("To <email>: … <link>"); the helper follows it like the mailed link.
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const gatewayLog = process.env.GATEWAY_LOG ?? join(repoRoot, '.data', 'logs', 'gateway.log');
+// A fresh confirmed account on the running stack. In cloud mode the gateway mails a
+// confirmation link; the local stack's mail catcher receives it and the helper follows it as
+// the user would.
 
 export const PASSWORD = 'Firmware!2026x';
 
-export async function confirmationLink(email: string, timeoutMs = 10_000): Promise<string> {
+export async function confirmationLink(email: string, timeoutMs = 15_000): Promise<string> {
   return mailedLink(email, '/auth/confirm?token=', timeoutMs);
 }
 
-/** The newest link to `path` the gateway logged for `email` (no SMTP: mail is logged). */
-export async function mailedLink(email: string, path: string, timeoutMs = 10_000): Promise<string> {
-  const pattern = new RegExp(`(https?://\\S+${path.replace(/[?/]/g, '\\$&')}[^\\s"\\\\]+)`);
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const log = await readFile(gatewayLog, 'utf8').catch(() => '');
-    const line = log
-      .split('\n')
-      .reverse()
-      .find((entry) => entry.includes(`To ${email}:`));
-    const link = line ? pattern.exec(line)?.[1] : undefined;
-    if (link) return link;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`No ${path} link for ${email} in ${gatewayLog}`);
+/** The newest link to `path` mailed to `email` (from the local stack's mail catcher). */
+export function mailedLink(email: string, path: string, timeoutMs = 15_000): Promise<string> {
+  return newestLink(email, path, timeoutMs);
 }
 
 /** Signs up through the API, confirms (cloud) and signs in through the UI. */
