@@ -10,6 +10,8 @@ import { withStackLock } from '../src/lock.js';
 import { pingRedis } from '../src/redis.js';
 import { pingHttp } from '../src/clickhouse.js';
 import { BACKGROUND_NICE, spawnDetached, stopProcess } from '../src/processes.js';
+import { startLocalMail, stopLocalMail } from '../src/mail.js';
+import nodemailer from 'nodemailer';
 
 /** Nice value of a process's main thread (field 19 of /proc/<pid>/stat). */
 const niceOf = (pid: number) =>
@@ -65,6 +67,28 @@ describe('local stack', () => {
     const redis = new URL(first.stores.REDIS_URL);
     expect(await pingRedis(redis.hostname, Number(redis.port))).toBe(true);
     expect(await pingHttp(`${first.stores.CLICKHOUSE_URL}/ping`)).toBe(true);
+  });
+
+  it('starts the mail catcher, whose inbox keeps what is sent to its SMTP server', async () => {
+    const mail = await startLocalMail();
+    try {
+      const again = await startLocalMail();
+      expect(again).toEqual({ ...mail, started: false });
+      const to = `catcher-${Date.now()}@example.com`;
+      const transport = nodemailer.createTransport(mail.smtpUrl);
+      await transport.sendMail({ from: 'stack@test', to, subject: 'Hello inbox', text: 'link' });
+      transport.close();
+      const inbox = (await (await fetch(`${mail.webUrl}/api/email`)).json()) as {
+        subject: string;
+        to: { address: string }[];
+      }[];
+      expect(inbox.filter((m) => m.to[0]?.address === to).map((m) => m.subject)).toEqual([
+        'Hello inbox',
+      ]);
+    } finally {
+      // Only a catcher this test started is stopped; a running stack's stays.
+      if (mail.started) await stopLocalMail();
+    }
   });
 
   it("starts background processes at a lower CPU priority, their own and their group's", async () => {
