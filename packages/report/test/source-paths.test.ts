@@ -24,6 +24,13 @@ describe('build root of a report', () => {
     ]);
   });
 
+  it('keeps the usual source folders in the paths: the checkout lies above them', () => {
+    const kernel = ['/w/r7/chibios/os/rt/src/chthreads.c', '/w/r7/chibios/os/hal/src/hal.c'];
+    expect(buildRoot([...kernel, 'main.c'])).toBe('/w/r7/chibios/');
+    expect(buildRoot(['/ci/fw/src/app/main.c', '/ci/fw/src/app/uart.c'])).toBe('/ci/fw/');
+    expect(buildRoot(['/ci/myfw/a/x.c', '/ci/myfw/b/y.c'])).toBe('/ci/myfw/');
+  });
+
   it('stops at a folder boundary, and is empty for relative paths or a bare root', () => {
     expect(buildRoot(['/src/fw/os/a.c', '/src/fw/ox/b.c'])).toBe('/src/fw/');
     expect(buildRoot(['/src/fw/main.c'])).toBe('/src/fw/');

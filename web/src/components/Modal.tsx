@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { focusables } from '../lib/focus.ts';
 
 /**
@@ -16,13 +16,14 @@ export function Modal({
   children: ReactNode;
 }) {
   const dialog = useRef<HTMLDivElement>(null);
+  // What had the focus before the dialog (and its autoFocus field) took it.
+  const [opener] = useState(() => document.activeElement as HTMLElement | null);
   const close = useRef(onClose);
   useEffect(() => {
     close.current = onClose;
   });
 
   useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
     const box = dialog.current!;
     if (!box.contains(document.activeElement)) (focusables(box)[0] ?? box).focus();
     const onKey = (event: KeyboardEvent) => {
@@ -51,7 +52,7 @@ export function Modal({
         back?.focus();
       });
     };
-  }, []);
+  }, [opener]);
 
   return (
     <div

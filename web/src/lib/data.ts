@@ -29,6 +29,8 @@ function useStored<T>(
   fetch: (options: LoadOptions) => Promise<T>,
   fallback: T | undefined,
   refreshInterval?: (latest: T | undefined) => number,
+  /** Keep showing the previous key's data while another key loads (isLoading says so). */
+  keepPreviousData = false,
 ): StoredData<T> {
   const { store } = useProjectContext();
   const { data, error, isLoading, mutate } = useSWR(
@@ -40,6 +42,7 @@ function useStored<T>(
       revalidateOnReconnect: false,
       shouldRetryOnError: false,
       ...(refreshInterval ? { refreshInterval } : {}),
+      keepPreviousData,
     },
   );
   const refresh = useCallback(() => mutate(fetch({ force: true })), [mutate, fetch]);
@@ -204,6 +207,9 @@ export function useComparison<T = unknown>(
     base && head ? comparisonKey(projectId, target, base, head, allSymbols, zeroSize) : null,
     fetch,
     null,
+    undefined,
+    // A switched filter (0-byte changes) keeps the page in place while it reloads.
+    true,
   );
 }
 

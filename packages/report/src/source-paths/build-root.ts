@@ -9,10 +9,18 @@ const ABSOLUTE = /^(?:\/|[A-Za-z]:[\\/])/;
 const SYSTEM = /^(?:\/usr\/|\/opt\/)|[\\/]lib[\\/]gcc[\\/]|[\\/](?:newlib|picolibc)[\\/]/;
 
 /**
+ * Folders that hold sources inside a repository, never the repository itself: when every path
+ * lies below one (ChibiOS's `os/`), the checkout is the folder above it.
+ */
+const SOURCE_FOLDER =
+  /^(?:src|source|sources|os|lib|libs|inc|include|app|apps|core|drivers|hal|firmware|components|modules|middlewares?|platforms?|ports?|kernel|rtos|third_party|thirdparty|vendor|external|common|boards?|bsp)$/i;
+
+/**
  * The build folder of a report's paths, with its trailing separator ('' when there is none):
  * the deepest folder holding every absolute project path under the most common top folder (the
  * first two components, e.g. `/home/ci`), so toolchain paths and a stray path elsewhere do not
- * shorten it. Relative paths are relative already.
+ * shorten it, and above the usual source folders (`os`, `src`, `lib` …) so paths keep them.
+ * Relative paths are relative already.
  */
 export function buildRoot(paths: Iterable<string>): string {
   const groups = new Map<string, string[]>();
@@ -32,7 +40,12 @@ export function buildRoot(paths: Iterable<string>): string {
     while (i < end && path[i] === first[i]) i++;
     end = first.slice(0, i).search(/[^\\/]*$/);
   }
-  const root = first.slice(0, end);
+  let root = first.slice(0, end);
+  for (;;) {
+    const last = /([^\\/]+)[\\/]$/.exec(root);
+    if (!last || !SOURCE_FOLDER.test(last[1]!)) break;
+    root = root.slice(0, root.length - last[0].length);
+  }
   // `/` or `C:\` alone is no build folder.
   return /^(?:[\\/]|[A-Za-z]:[\\/])$/.test(root) ? '' : root;
 }

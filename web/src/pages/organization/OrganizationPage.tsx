@@ -104,7 +104,9 @@ function MembersPanel({ organization }: { organization: Organization }) {
             <th>Member</th>
             <th>Role</th>
             <th>Joined</th>
-            <th />
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -232,7 +234,9 @@ function InvitationsPanel({ organization }: { organization: Organization }) {
             <th>Role</th>
             <th>Status</th>
             <th>Expires</th>
-            <th />
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>

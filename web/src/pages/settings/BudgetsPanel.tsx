@@ -1,4 +1,11 @@
-import { validateBudgetInput, type Budget, type BudgetInput } from '@memtrail/contracts';
+import {
+  isPlaceholderRegion,
+  RegionPlan,
+  validateBudgetInput,
+  type Budget,
+  type BudgetInput,
+  type RegionConfigData,
+} from '@memtrail/contracts';
 import { useState, type FormEvent } from 'react';
 import useSWR from 'swr';
 import { formatBytes } from '../../lib/format.ts';
@@ -21,6 +28,11 @@ export function BudgetsPanel({ projectId, targets }: { projectId: string; target
     { revalidateOnFocus: false },
   );
   const [editing, setEditing] = useState<Budget | 'new' | null>(null);
+  const regions = useSWR(
+    target ? ['region-config', projectId, target] : null,
+    () => api.getRegionSettings(projectId, target!),
+    { revalidateOnFocus: false },
+  );
 
   return (
     <section className="panel">
@@ -87,6 +99,7 @@ export function BudgetsPanel({ projectId, targets }: { projectId: string; target
           </ul>
           {editing ? (
             <BudgetForm
+              regions={budgetRegions(regions.data)}
               initial={editing === 'new' ? null : editing}
               onCancel={() => setEditing(null)}
               onSave={async (input) => {
@@ -111,6 +124,33 @@ export function BudgetsPanel({ projectId, targets }: { projectId: string; target
   );
 }
 
+/** A region a budget may name: its name, how it is shown, its size in the latest report. */
+interface BudgetRegion {
+  name: string;
+  display_name: string;
+  limit_size: number;
+}
+
+/**
+ * The target's regions as budgets name them (regions merged by the region config under the
+ * merged name), placeholders left out, in display order.
+ */
+function budgetRegions(data: RegionConfigData | undefined): BudgetRegion[] {
+  const plan = RegionPlan.of(data?.region_config);
+  const regions = new Map<string, BudgetRegion & { address: number }>();
+  for (const region of data?.regions ?? []) {
+    const name = plan.canonical(region.name);
+    if (isPlaceholderRegion(region) || regions.has(name)) continue;
+    regions.set(name, {
+      name,
+      display_name: plan.displayName(name),
+      limit_size: plan.limit(name, region.limit_size),
+      address: region.address,
+    });
+  }
+  return plan.sort([...regions.values()]);
+}
+
 /** Limits are typed as `REGION=bytes` lines, with k/K and m/M as KiB and MiB. */
 function parseLimits(text: string): Record<string, number> | string {
   const limits: Record<string, number> = {};
@@ -127,10 +167,13 @@ function parseLimits(text: string): Record<string, number> | string {
 }
 
 function BudgetForm({
+  regions,
   initial,
   onCancel,
   onSave,
 }: {
+  /** The target's regions: the example and the hint name them, not made-up ones. */
+  regions: BudgetRegion[];
   initial: Budget | null;
   onCancel(): void;
   onSave(input: BudgetInput): Promise<void>;
@@ -187,8 +230,19 @@ function BudgetForm({
           rows={3}
           value={limits}
           onChange={(event) => setLimits(event.target.value)}
-          placeholder={'FLASH=480K\nRAM=96K'}
+          placeholder={regions
+            .slice(0, 2)
+            .map((r) => `${r.name}=${Math.max(1, Math.floor(r.limit_size / 1024 / 2))}K`)
+            .join('\n')}
+          aria-describedby="budget-regions"
         />
+        <span id="budget-regions" className="field__hint">
+          {regions.length
+            ? `Regions of this target: ${regions
+                .map((r) => (r.display_name === r.name ? r.name : `${r.name} (${r.display_name})`))
+                .join(', ')}`
+            : 'Regions appear with the first upload.'}
+        </span>
       </label>
       {failure ? <div className="alert alert--error">{failure}</div> : null}
       <div className="form__actions">

@@ -120,6 +120,11 @@ export function ComparePage() {
         </div>
       ) : comparison.data ? (
         <>
+          {comparison.isLoading ? (
+            <p className="panel__hint" role="status">
+              Updating the comparison…
+            </p>
+          ) : null}
           <BudgetStatus status={budgetStatus.data} settingsPath={paths.settings(projectId)} />
           <DiffView
             data={comparison.data}

@@ -109,7 +109,8 @@ export function RegionConfigPage() {
       name={name}
       region={region}
       settings={config.regions[name] ?? {}}
-      others={rows.map((row) => row.name).filter((other) => other !== name)}
+      // A region is renamed into memory that exists: placeholders are never offered.
+      others={real.map((row) => row.name).filter((other) => other !== name)}
       problemOf={(field) => problemOf(name, field)}
       onChange={(patch) => update(name, patch)}
     />

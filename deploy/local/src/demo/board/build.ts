@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { boardVariant } from './history.js';
 import { boardLinkerScript, RISCV_REGIONS, stm32Regions } from './linker.js';
 import { boardSources } from './sources.js';
@@ -15,8 +15,8 @@ export interface BoardBuildOptions {
   /** Where to build: the checkout goes into a folder of its own below it. */
   dir: string;
   /**
-   * The checkout's folder, as a CI runner's workspace differs from build to build; compiled by
-   * absolute path, so the binaries carry it as a real build's do.
+   * The checkout's folder, as a CI runner's workspace differs from build to build; the binaries
+   * carry it as a real build's do.
    */
   checkout: string;
   /** Link-time optimisation (the Cortex-M4 build's default). */
@@ -63,6 +63,9 @@ export async function buildBoardFirmware(options: BoardBuildOptions): Promise<Bo
   };
   mkdirSync(dirname(build.elf), { recursive: true });
   const toolchain = TOOLCHAINS[options.arch];
+  // make runs in the application's folder and names sources from there (../../os/…), as the
+  // RTOS's makefiles do: the binary's paths lead out of it, to the checkout's folders.
+  const makeDir = join(root, 'demos', 'app');
   await run(
     toolchain.cc,
     [
@@ -84,13 +87,12 @@ export async function buildBoardFirmware(options: BoardBuildOptions): Promise<Bo
       build.script,
       '-o',
       build.elf,
-      // Absolute paths, as build systems pass them: the binary records the checkout's folder.
       ...Object.keys(files)
         .filter((file) => file.endsWith('.c'))
-        .map((file) => join(root, file)),
+        .map((file) => relative(makeDir, join(root, file))),
       '-lgcc',
     ],
-    { cwd: root, maxBuffer: 64 * 1024 * 1024 },
+    { cwd: makeDir, maxBuffer: 64 * 1024 * 1024 },
   );
   return build;
 }
