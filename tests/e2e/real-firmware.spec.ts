@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,7 +58,8 @@ const targetPath = (target = TARGET) =>
 const stepOf = (step: number) => history.find((commit) => commit.step === step)!;
 
 /** A full-page screenshot at the current size, kept as an artifact and attached. */
-async function screen(testInfo: TestInfo, name: string): Promise<void> {
+async function screen(name: string): Promise<void> {
+  const testInfo = test.info();
   const size = page.viewportSize()!;
   mkdirSync(screens, { recursive: true });
   const path = join(screens, `${name}-${size.width}x${size.height}.png`);
@@ -75,7 +76,7 @@ async function expectNoOverflow(): Promise<void> {
       }
       return false;
     };
-    const sticking = [...document.querySelectorAll('body *')]
+    const sticking = Array.from(document.querySelectorAll('body *'))
       .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && !clipped(e))
       .map((e) => `${e.tagName.toLowerCase()}.${e.className}`);
     return {
@@ -164,7 +165,7 @@ test('4: zero-length placeholder regions are hidden until asked for', async () =
   for (const name of ZERO_LENGTH) await expect(rowName(name)).toBeVisible();
 });
 
-test('1: the region config merges renamed regions, names, orders and limits them everywhere', async ({}, testInfo) => {
+test('1: the region config merges renamed regions, names, orders and limits them everywhere', async () => {
   // Unconfigured: the regions renamed in 2019 are two lines.
   await page.goto(targetPath());
   const legend = page.locator('.legend__item');
@@ -195,7 +196,7 @@ test('1: the region config merges renamed regions, names, orders and limits them
     'aria-valuemax',
     String(112 * 1024),
   );
-  await screen(testInfo, 'dashboard');
+  await screen('dashboard');
 
   // Commit of before the rename: its flash is shown as the merged region.
   await page.goto(`${targetPath()}/commit/${history[0]!.sha}`);
@@ -227,7 +228,7 @@ test('1: the region config merges renamed regions, names, orders and limits them
   expect(names.filter((name) => /^flash\d?$/.test(name))).toEqual([]);
 });
 
-test('2: the dashboard tells a long story: regions that matter, years, round ticks, budgets', async ({}, testInfo) => {
+test('2: the dashboard tells a long story: regions that matter, years, round ticks, budgets', async () => {
   const breaking = stepOf(BUDGET_BREAKING_STEP);
   const limit = 48 * 1024;
   // 6: a budget on a region the target does not have is refused, naming the ones it has.
@@ -267,7 +268,7 @@ test('2: the dashboard tells a long story: regions that matter, years, round tic
   await page.getByRole('radio', { name: 'By commit' }).check();
   await expect(page.locator('.chart__label--x').first()).toBeVisible();
   await page.getByRole('radio', { name: 'Time' }).check();
-  await screen(testInfo, 'dashboard-budget');
+  await screen('dashboard-budget');
 
   // 6: the budget's state shows on the dashboard (head: within), the breaking commit (exceeded)
   // and the compare page with that commit as head.
@@ -279,7 +280,7 @@ test('2: the dashboard tells a long story: regions that matter, years, round tic
   await expect(page.locator('.budgets-state')).toContainText('1 exceeded');
 });
 
-test('3: nothing is wider than the window; a menu button opens the navigation on narrow screens', async ({}, testInfo) => {
+test('3: nothing is wider than the window; a menu button opens the navigation on narrow screens', async () => {
   const pages = {
     projects: '/',
     dashboard: targetPath(),
@@ -296,7 +297,7 @@ test('3: nothing is wider than the window; a menu button opens the navigation on
       await expect(page.locator('main h1').first()).toBeVisible();
       await page.waitForLoadState('networkidle');
       await expectNoOverflow();
-      await screen(testInfo, name);
+      await screen(name);
     }
   }
   // Narrow: the side menu is a drawer behind the menu button.
@@ -414,7 +415,7 @@ test('8: source paths are relative to the repository, whatever checkout folder b
   ).toHaveCount(0);
 });
 
-test('9: treemap labels are readable, any commit can be picked, and growth has its own map', async ({}, testInfo) => {
+test('9: treemap labels are readable, any commit can be picked, and growth has its own map', async () => {
   await page.goto(`${targetPath()}/symbols`);
   const labels = page.locator('.treemap__label');
   await expect(labels.first()).toBeVisible();
@@ -455,10 +456,10 @@ test('9: treemap labels are readable, any commit can be picked, and growth has i
       .filter({ hasText: /· [+−]/ })
       .first(),
   ).toBeVisible();
-  await screen(testInfo, 'symbols-growth');
+  await screen('symbols-growth');
 });
 
-test('10: a 40k-symbol build is paged by the server; its commit view and symbol analysis work', async ({}, testInfo) => {
+test('10: a 40k-symbol build is paged by the server; its commit view and symbol analysis work', async () => {
   await page.goto(`${targetPath(LARGE)}/commit/${large.sha}`);
   const hint = page.locator('.panel__hint').filter({ hasText: ' symbols · ' });
   await expect(hint).toContainText(
@@ -472,7 +473,7 @@ test('10: a 40k-symbol build is paged by the server; its commit view and symbol 
   await page.getByPlaceholder('Search symbols or files').fill('bulk_fn_3_4995');
   await expect(hint).toContainText(/^1 of /);
   await expect(table.getByText('bulk_fn_3_4995', { exact: true })).toBeVisible();
-  await screen(testInfo, 'commit-40k');
+  await screen('commit-40k');
 
   await page.goto(`${targetPath(LARGE)}/symbols`);
   await expect(page.locator('.treemap')).toBeVisible();
