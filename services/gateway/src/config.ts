@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
 import {
   BooleanEnv,
   CommonConfig,
@@ -50,6 +50,47 @@ export class GatewayConfig extends CommonConfig {
   @IsInt()
   @Min(1024)
   UPLOAD_MAX_BYTES: number = 64 * 1024 * 1024;
+
+  /** Uploads one gateway process reads, decodes and stores at once (503 above; a key gets half). */
+  @IsInt()
+  @Min(2)
+  UPLOAD_INFLIGHT_MAX: number = 64;
+
+  /**
+   * Request bytes the uploads in flight may hold together (503 above; a key gets half), so a
+   * flood of uploads cannot exhaust the process's memory. Room for two of the largest uploads.
+   */
+  @IsInt()
+  @ValidateBy({
+    name: 'holdsTwoUploads',
+    validator: {
+      validate: (value: unknown, args) =>
+        typeof value === 'number' && value >= 2 * (args?.object as GatewayConfig).UPLOAD_MAX_BYTES,
+      defaultMessage: () => 'UPLOAD_INFLIGHT_MAX_BYTES must be at least twice UPLOAD_MAX_BYTES',
+    },
+  })
+  UPLOAD_INFLIGHT_MAX_BYTES: number = 256 * 1024 * 1024;
+
+  /** Seconds a client has to send a request's headers. */
+  @IsInt()
+  @Min(1)
+  HTTP_HEADERS_TIMEOUT_S: number = 10;
+
+  /**
+   * Seconds a client has to send a whole request, body included; slower ones get 408 and their
+   * connection closed (a client trickling bytes must not hold a connection and its memory).
+   */
+  @IsInt()
+  @ValidateBy({
+    name: 'notBelowHeadersTimeout',
+    validator: {
+      validate: (value: unknown, args) =>
+        typeof value === 'number' &&
+        value >= (args?.object as GatewayConfig).HTTP_HEADERS_TIMEOUT_S,
+      defaultMessage: () => 'HTTP_REQUEST_TIMEOUT_S must be at least HTTP_HEADERS_TIMEOUT_S',
+    },
+  })
+  HTTP_REQUEST_TIMEOUT_S: number = 30;
 
   /**
    * Threads decoding uploads (decompress, parse, check), so one gateway process uses several

@@ -1,15 +1,29 @@
-import { Logger, type LoggerService } from '@nestjs/common';
+import type { LoggerService } from '@nestjs/common';
+import type { IncomingMessage, Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
 import { requestIdMiddleware } from '@memtrail/logging';
 import { httpMetricsMiddleware, ServiceMetrics } from '@memtrail/metrics';
 import { AppModule } from './app.module.js';
 import { GatewayConfig } from './config.js';
 import { serveApiDocs } from './openapi/serve-docs.js';
 import { UPLOAD_PATHS } from './upload/upload.controller.js';
-import { uploadBodyParser } from './upload/upload-body.js';
-import { send } from './upload/upload-exception.filter.js';
+import { deferUploadBody, isDeferredUpload } from './upload/upload-body.js';
+
+/**
+ * Clients that trickle a request get 408 and lose their connection once its time is up; Node
+ * checks every 30 s by default, which would let one byte every few seconds hold it for a minute.
+ */
+function limitRequestTimes(server: Server, config: GatewayConfig): void {
+  server.headersTimeout = config.HTTP_HEADERS_TIMEOUT_S * 1000;
+  server.requestTimeout = config.HTTP_REQUEST_TIMEOUT_S * 1000;
+  // Read when the server starts listening (an option of createServer, untyped as a property).
+  Object.assign(server, { connectionsCheckingInterval: 1000 });
+}
+
+/** Requests the app's body parsers read: every content type they handle, except on uploads. */
+const parsed = (contentType: RegExp) => (req: IncomingMessage) =>
+  !isDeferredUpload(req) && contentType.test(req.headers['content-type'] ?? '');
 
 /**
  * Builds the gateway application: used by main.ts and by tests, so both run the same body
@@ -29,13 +43,13 @@ export async function createGatewayApp(
   app.use(requestIdMiddleware);
   app.use(httpMetricsMiddleware(metrics));
   serveApiDocs(app, config.PUBLIC_URL ?? config.CORE_URL);
-  const uploadErrors = new Logger('UploadErrors');
-  app.use(UPLOAD_PATHS, uploadBodyParser(config.UPLOAD_MAX_BYTES));
-  // Errors from reading the upload body happen before Nest's routing, so they are answered here.
-  app.use(UPLOAD_PATHS, (error: unknown, _req: Request, res: Response, _next: NextFunction) =>
-    send(res, error, uploadErrors),
-  );
-  app.useBodyParser('json', { limit: '1mb' });
-  app.useBodyParser('urlencoded', { extended: false, limit: '1mb' });
+  app.use(UPLOAD_PATHS, deferUploadBody);
+  app.useBodyParser('json', { limit: '1mb', type: parsed(/^application\/json\s*(;|$)/i) });
+  app.useBodyParser('urlencoded', {
+    extended: false,
+    limit: '1mb',
+    type: parsed(/^application\/x-www-form-urlencoded\s*(;|$)/i),
+  });
+  limitRequestTimes(app.getHttpServer() as Server, config);
   return app;
 }

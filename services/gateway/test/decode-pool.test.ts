@@ -5,6 +5,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
 import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
 import { DecodePool } from '../src/upload/decode/decode-pool.js';
+import { ServiceUnavailableException } from '../src/http/retry-later.js';
 
 // The threads run the compiled gateway (worker threads cannot load TypeScript sources), so this
 // test needs `npm run build` first, as the test command does.
@@ -36,7 +37,7 @@ describe('DecodePool on worker threads', () => {
 
   beforeAll(() => {
     if (!existsSync(script)) throw new Error(`${script} is missing: run npm run build first`);
-    pool = new DecodePool(2, { maxBytes: 1024 * 1024, keepSymbols: false }, script);
+    pool = new DecodePool(2, { maxBytes: 1024 * 1024, keepSymbols: false }, { script });
   });
 
   afterAll(() => pool?.onApplicationShutdown());
@@ -90,6 +91,36 @@ describe('DecodePool on worker threads', () => {
     expect(results.map((r) => r.upload.commitSha)).toEqual(
       Array.from({ length: 12 }, (_, i) => sha(100 + i)),
     );
+  });
+});
+
+describe('DecodePool with a bounded queue', () => {
+  const pool = new DecodePool(
+    1,
+    { maxBytes: 1024 * 1024, keepSymbols: false },
+    { script, maxQueue: 2 },
+  );
+
+  afterAll(() => pool.onApplicationShutdown());
+
+  it('answers 503 with Retry-After to uploads beyond the queue, and decodes the others', async () => {
+    // Its thread is up once it decoded something.
+    await pool.decode({ bytes: gzipped(envelope(sha(199))), encoding: 'gzip' });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        pool.decode({ bytes: gzipped(envelope(sha(200 + i))), encoding: 'gzip' }),
+      ),
+    );
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    // One running, two waiting: the other five never wait in memory.
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
+    expect(refused).toHaveLength(5);
+    for (const outcome of refused) {
+      const reason = (outcome as PromiseRejectedResult).reason as ServiceUnavailableException;
+      expect(reason).toBeInstanceOf(ServiceUnavailableException);
+      expect(reason.getStatus()).toBe(503);
+      expect(reason.retryAfterS).toBeGreaterThan(0);
+    }
   });
 });
 

@@ -1,57 +1,67 @@
+import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { tooLarge, type RawUpload } from './decode/decode-upload.js';
+import type { AdmissionTicket } from './upload-admission.js';
 
-type UploadRequest = Request & { uploadBody?: RawUpload; _body?: boolean };
-
-export function uploadBodyOf(req: Request): RawUpload {
-  const body = (req as UploadRequest).uploadBody;
-  if (!body) throw new Error('uploadBodyOf: the upload body parser did not run for this route');
-  return body;
-}
-
-function readRaw(req: Request, maxBytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (declared > maxBytes) {
-      req.resume();
-      return reject(tooLarge(maxBytes));
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(tooLarge(maxBytes));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks, size)));
-    req.on('error', reject);
-  });
-}
+const DEFERRED = Symbol('memtrail.deferredUploadBody');
 
 /**
- * Express middleware for the upload routes: reads the body itself (up to `maxBytes`) and keeps
- * the bytes as sent; decoding waits until the API key is checked, so unauthenticated requests
- * cost no decompression or parsing. It runs before the app's JSON parser, whose small limit
- * suits every other route, and marks the body as read so that parser skips it.
+ * Express middleware for the upload routes: leaves the body unread and marks it, so the app's
+ * body parsers (whose small limit suits every other route) skip it (`isDeferredUpload`). The
+ * controller reads it with readUploadBody once the API key and the admission are checked, so a
+ * request with a bad key or over the budget never has its body held in memory.
  */
-export function uploadBodyParser(maxBytes: number) {
-  return (req: Request, _res: Response, next: NextFunction) => {
-    const request = req as UploadRequest;
-    if (req.method !== 'POST') return next();
-    request._body = true;
-    const encoding = String(req.headers['content-encoding'] ?? 'identity')
-      .trim()
-      .toLowerCase();
-    readRaw(req, maxBytes)
-      .then((bytes) => {
-        request.uploadBody = { bytes, encoding };
-        next();
-      })
-      .catch(next);
-  };
+export function deferUploadBody(req: Request, _res: Response, next: NextFunction): void {
+  if (req.method === 'POST') (req as Request & { [DEFERRED]?: true })[DEFERRED] = true;
+  next();
+}
+
+export const isDeferredUpload = (req: IncomingMessage): boolean =>
+  (req as IncomingMessage & { [DEFERRED]?: true })[DEFERRED] === true;
+
+/**
+ * Reads an upload's body as sent (decoding comes later, on a decode thread), up to `maxBytes`,
+ * holding what it reads against the upload's admission ticket. On a refusal the rest of the
+ * body is discarded unread, and the server's request time-out bounds how long that may take.
+ */
+export function readUploadBody(
+  req: Request,
+  maxBytes: number,
+  ticket: AdmissionTicket,
+): Promise<RawUpload> {
+  const encoding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
+  if (req.readableEnded) {
+    return Promise.reject(
+      new Error('readUploadBody: the body was consumed before the upload read it'),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    const fail = (error: unknown) => {
+      failed = true;
+      chunks.length = 0;
+      req.off('data', onData);
+      req.resume();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) return fail(tooLarge(maxBytes));
+      try {
+        ticket.hold(size);
+      } catch (error) {
+        return fail(error);
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => {
+      if (!failed) resolve({ bytes: Buffer.concat(chunks, size), encoding });
+    });
+    req.once('error', reject);
+  });
 }

@@ -9,7 +9,7 @@ import {
 import type { UploadErrorResponse } from '@memtrail/contracts';
 import type { Response } from 'express';
 import { errorMessage, errorType } from '../http/envelope-exception.filter.js';
-import { TooManyRequestsException } from '../rate-limit/rate-limit.service.js';
+import { retryAfterOf } from '../http/retry-later.js';
 
 /**
  * Upload-protocol errors: `{success: false, type, error}` with the HTTP status, which the
@@ -32,14 +32,13 @@ export function send(res: Response, exception: unknown, logger: Logger): void {
     type: 'InternalError',
     error: 'Internal server error',
   };
-  if (exception instanceof TooManyRequestsException) {
-    res.setHeader('Retry-After', String(exception.retryAfterS));
-  }
   if (exception instanceof HttpException) {
     status = exception.getStatus();
     body = { success: false, type: errorType(exception), error: errorMessage(exception) };
   } else {
     logger.error(exception instanceof Error ? exception : String(exception));
   }
+  const retryAfter = retryAfterOf(exception);
+  if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
   res.status(status).json({ ...body, status: 'error', data: null });
 }

@@ -12,6 +12,8 @@ import { ReportStore } from './report-store.js';
 import { reportsQueueProvider } from './reports-queue.provider.js';
 import { SummaryController } from './summary.controller.js';
 import { SummaryService } from './summary.service.js';
+import { UploadAdmission } from './upload-admission.js';
+import { UploadAdmissionGuard } from './upload-admission.guard.js';
 import { UploadRateLimitGuard } from './upload-rate-limit.guard.js';
 import { UploadController } from './upload.controller.js';
 import { UploadService } from './upload.service.js';
@@ -25,9 +27,20 @@ import { UploadService } from './upload.service.js';
     {
       provide: DecodePool,
       useFactory: (config: GatewayConfig) =>
-        new DecodePool(config.UPLOAD_DECODE_THREADS, {
-          maxBytes: config.UPLOAD_MAX_BYTES,
-          keepSymbols: config.UPLOAD_SYMBOL_CHANGES,
+        new DecodePool(
+          config.UPLOAD_DECODE_THREADS,
+          { maxBytes: config.UPLOAD_MAX_BYTES, keepSymbols: config.UPLOAD_SYMBOL_CHANGES },
+          // Admission lets no more uploads in; this bound holds should that ever change.
+          { maxQueue: config.UPLOAD_INFLIGHT_MAX },
+        ),
+      inject: [GatewayConfig],
+    },
+    {
+      provide: UploadAdmission,
+      useFactory: (config: GatewayConfig) =>
+        new UploadAdmission({
+          maxUploads: config.UPLOAD_INFLIGHT_MAX,
+          maxBytes: config.UPLOAD_INFLIGHT_MAX_BYTES,
         }),
       inject: [GatewayConfig],
     },
@@ -38,6 +51,7 @@ import { UploadService } from './upload.service.js';
     OidcTokens,
     PullRequests,
     UploadRateLimitGuard,
+    UploadAdmissionGuard,
     reportsQueueProvider,
   ],
   exports: [reportsQueueProvider],

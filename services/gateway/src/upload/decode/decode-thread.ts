@@ -1,24 +1,22 @@
-import { parentPort } from 'node:worker_threads';
 import { HttpException } from '@nestjs/common';
-import { decodeUpload, type DecodeOptions, type RawUpload } from './decode-upload.js';
-import { transferable, type DecodeReply } from './decode-pool.js';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { decodeUpload } from './decode-upload.js';
+import { transferable, type DecodeReply, type DecodeTask } from './decode-pool.js';
 
-// A decode thread of DecodePool: one upload at a time, answered by id.
-parentPort!.on(
-  'message',
-  async ({ id, raw, options }: { id: number; raw: RawUpload; options: DecodeOptions }) => {
-    let reply: DecodeReply;
-    let transfer: ArrayBuffer[] = [];
-    try {
-      const result = await decodeUpload(raw, options);
-      reply = { id, result };
-      transfer = transferable(result.gzip);
-    } catch (error) {
-      reply =
-        error instanceof HttpException
-          ? { id, rejected: { status: error.getStatus(), message: error.message } }
-          : { id, failed: error instanceof Error ? (error.stack ?? error.message) : String(error) };
-    }
-    parentPort!.postMessage(reply, transfer);
-  },
-);
+/** A decode thread of DecodePool (piscina calls it once per upload). */
+export default async function decode({ raw, options }: DecodeTask): Promise<unknown> {
+  let reply: DecodeReply;
+  let transfer: ArrayBuffer[] = [];
+  try {
+    const result = await decodeUpload(raw, options);
+    reply = { result };
+    transfer = transferable(result.gzip);
+  } catch (error) {
+    reply =
+      error instanceof HttpException
+        ? { rejected: { status: error.getStatus(), message: error.message } }
+        : { failed: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  }
+  // The stored gzip (hundreds of kilobytes) is moved back, not copied.
+  return move({ [transferableSymbol]: transfer, [valueSymbol]: reply });
+}
