@@ -110,6 +110,33 @@ describe('upload memory bounds', () => {
     upload.request.destroy();
   });
 
+  it('tells a client that asks first (Expect: 100-continue) to send its body only once admitted', async () => {
+    /** The first line the server sends, and everything up to its final answer. */
+    const ask = (key: string) =>
+      new Promise<{ first: string; all: string }>((resolve) => {
+        const socket = connect(Number(new URL(gw.url).port), '127.0.0.1');
+        let all = '';
+        socket.on('data', (chunk) => {
+          if (!all) socket.write('{}'); // told to go on or not, a client sends its body
+          all += chunk.toString();
+          if (/HTTP\/1\.1 [2-5]\d\d [^\r]*\r\n[^]*\r\n\r\n/.test(all)) {
+            socket.destroy();
+            resolve({ first: all.split('\r\n')[0]!, all });
+          }
+        });
+        socket.write(
+          `POST /upload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n',
+        );
+      });
+    const refused = await ask('mt_0123456789abcdef_wrong');
+    expect(refused.first).toBe('HTTP/1.1 401 Unauthorized');
+    expect(refused.all).not.toContain('100 Continue');
+    const admitted = await ask(keys[1]!);
+    expect(admitted.first).toBe('HTTP/1.1 100 Continue');
+    expect(admitted.all).toContain('HTTP/1.1 400 Bad Request');
+  });
+
   it('refuses uploads over the size limit from their Content-Length alone', async () => {
     const upload = openUpload(gw.url, keys[0]!, { 'content-length': 2 * 1024 * 1024 });
     open.push(upload);

@@ -1,11 +1,13 @@
 import type { LoggerService } from '@nestjs/common';
 import type { IncomingMessage, Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
+import type { NextFunction, Request, Response } from 'express';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { requestIdMiddleware } from '@memtrail/logging';
 import { httpMetricsMiddleware, ServiceMetrics } from '@memtrail/metrics';
 import { AppModule } from './app.module.js';
 import { GatewayConfig } from './config.js';
+import { deferContinue, sendContinue } from './http/expect-continue.js';
 import { serveApiDocs } from './openapi/serve-docs.js';
 import { UPLOAD_PATHS } from './upload/upload.controller.js';
 import { deferUploadBody, isDeferredUpload } from './upload/upload-body.js';
@@ -44,12 +46,19 @@ export async function createGatewayApp(
   app.use(httpMetricsMiddleware(metrics));
   serveApiDocs(app, config.PUBLIC_URL ?? config.CORE_URL);
   app.use(UPLOAD_PATHS, deferUploadBody);
+  // Uploads send their 100 Continue in readUploadBody, once they were admitted.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (!isDeferredUpload(req)) sendContinue(req, res);
+    next();
+  });
   app.useBodyParser('json', { limit: '1mb', type: parsed(/^application\/json\s*(;|$)/i) });
   app.useBodyParser('urlencoded', {
     extended: false,
     limit: '1mb',
     type: parsed(/^application\/x-www-form-urlencoded\s*(;|$)/i),
   });
-  limitRequestTimes(app.getHttpServer() as Server, config);
+  const server = app.getHttpServer() as Server;
+  limitRequestTimes(server, config);
+  deferContinue(server);
   return app;
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import { sendContinue } from '../http/expect-continue.js';
 import { tooLarge, type RawUpload } from './decode/decode-upload.js';
 import type { AdmissionTicket } from './upload-admission.js';
 
@@ -37,6 +38,12 @@ export function readUploadBody(
       new Error('readUploadBody: the body was consumed before the upload read it'),
     );
   }
+  if (req.res) sendContinue(req, req.res);
+  const declared = Number(req.headers['content-length']);
+  // With a declared length (already admitted) the body is copied once into its own buffer,
+  // instead of collected and concatenated, which holds it twice for a while.
+  let whole =
+    Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -44,23 +51,27 @@ export function readUploadBody(
     const fail = (error: unknown) => {
       failed = true;
       chunks.length = 0;
+      whole = undefined;
       req.off('data', onData);
       req.resume();
       reject(error);
     };
     const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) return fail(tooLarge(maxBytes));
+      if (size + chunk.length > maxBytes) return fail(tooLarge(maxBytes));
       try {
-        ticket.hold(size);
+        ticket.hold(size + chunk.length);
       } catch (error) {
         return fail(error);
       }
-      chunks.push(chunk);
+      if (whole) chunk.copy(whole, size);
+      else chunks.push(chunk);
+      size += chunk.length;
     };
     req.on('data', onData);
     req.once('end', () => {
-      if (!failed) resolve({ bytes: Buffer.concat(chunks, size), encoding });
+      if (failed) return;
+      const bytes = whole ? whole.subarray(0, size) : Buffer.concat(chunks, size);
+      resolve({ bytes, encoding });
     });
     req.once('error', reject);
   });

@@ -26,6 +26,11 @@ export class UploadExceptionFilter implements ExceptionFilter {
 }
 
 export function send(res: Response, exception: unknown, logger: Logger): void {
+  // A client that went away mid-request has nobody to answer; that is not a server error.
+  if (!res.headersSent && (res.destroyed || !res.socket || res.socket.destroyed)) {
+    logger.warn(`client closed the connection first: ${String(exception)}`);
+    return;
+  }
   let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
   let body: UploadErrorResponse = {
     success: false,
