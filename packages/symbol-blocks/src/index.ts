@@ -1,0 +1,27 @@
+export {
+  decodeBlock,
+  encodeBlock,
+  blockHash,
+  HASH_BYTES,
+  type Block,
+  type BlockSymbol,
+} from './block.js';
+export {
+  buildVersion,
+  MIN_SYMBOLS,
+  CUT_MODULUS,
+  MAX_SYMBOLS,
+  type BuiltBlock,
+  type BuiltVersion,
+} from './build.js';
+export {
+  decodeRecord,
+  encodeRecord,
+  type ManifestEntry,
+  type SectionBytes,
+  type VersionRecord,
+} from './record.js';
+export { regionFinder } from './regions.js';
+export { reportSymbols, uploadedSymbol, type BlockLookup, type StoredSymbol } from './symbols.js';
+export { planDiff, reducedSymbols, UNCHANGED, type DiffPlan } from './diff-plan.js';
+export { blockCounts, blockEvents, occurrences } from './history.js';

@@ -1,0 +1,364 @@
+import { describe, expect, it } from '@jest/globals';
+import type { MemoryReport, ReportSymbol } from '@memtrail/contracts';
+import { diffReports } from '@memtrail/report';
+import {
+  blockCounts,
+  blockEvents,
+  buildVersion,
+  decodeBlock,
+  decodeRecord,
+  encodeBlock,
+  encodeRecord,
+  occurrences,
+  planDiff,
+  reducedSymbols,
+  reportSymbols,
+  type Block,
+  type BuiltVersion,
+} from '@memtrail/symbol-blocks';
+
+/** mulberry32: the same seed gives the same firmware everywhere. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Sym {
+  name: string;
+  size: number;
+  section: string;
+  file: string;
+}
+
+const SECTIONS = ['.text', '.text', '.text', '.rodata', '.data', '.bss', '.ovl'];
+
+/**
+ * Firmware as a linker lays it out: each section's symbols in object order, back to back. Names
+ * repeat across files (statics), some symbols are zero-sized or share an address, `.ovl` is an
+ * overlay at the address of `.data`, and absolute symbols have no section.
+ */
+function firmware(rnd: () => number, n: number, sharedNames = 0.15): Sym[] {
+  const syms: Sym[] = [];
+  for (let i = 0; i < n; i++) {
+    const section = SECTIONS[Math.floor(rnd() * SECTIONS.length)]!;
+    // A fifth of the objects were built without debug information: no source file.
+    const file = rnd() < 0.2 ? '' : `src/m${Math.floor(rnd() * 6)}/f${Math.floor(rnd() * 12)}.c`;
+    const shared = rnd() < sharedNames;
+    syms.push({
+      name: shared
+        ? ['init', 'buf', 'state', '__func__.0', 'handler'][Math.floor(rnd() * 5)]!
+        : `s${i}`,
+      size: rnd() < 0.05 ? 0 : 2 + 2 * Math.floor(rnd() * 40),
+      section,
+      file,
+    });
+  }
+  syms.push({ name: '_estack', size: 0, section: '', file: '' });
+  return syms;
+}
+
+function layout(syms: readonly Sym[], regionNames: [string, string]): MemoryReport {
+  const [flash, ram] = regionNames;
+  const bases: Record<string, number> = {
+    '.text': 0x0800_0000,
+    '.rodata': 0x0808_0000,
+    '.data': 0x2000_0000,
+    '.bss': 0x2001_0000,
+    '.ovl': 0x2000_0000,
+    '': 0x3000_0000,
+  };
+  const next = { ...bases };
+  const symbols: ReportSymbol[] = [];
+  for (const s of syms) {
+    const address = next[s.section]!;
+    symbols.push({
+      name: s.name,
+      address: s.section === '.text' ? address + 1 : address,
+      size: s.size,
+      type: s.section === '.text' ? 'FUNC' : 'OBJECT',
+      binding: 'LOCAL',
+      section: s.section,
+      source_file: s.file,
+      source_line: 7,
+      visibility: 'DEFAULT',
+      archive: '',
+      object_file: s.file.replace(/\.c$/, '.o'),
+    });
+    // Zero-sized symbols share the next one's address.
+    next[s.section]! += s.section === '' ? 0 : s.size;
+  }
+  const section = (name: string) => {
+    const size = next[name]! - bases[name]! + 4;
+    return { name, address: bases[name]!, size, type: 'data', end_address: bases[name]! + size };
+  };
+  const region = (address: number, limit: number, sections: ReturnType<typeof section>[]) => {
+    const used = sections.reduce((t, s) => t + s.size, 0);
+    return {
+      address,
+      limit_size: limit,
+      type: 'UNKNOWN',
+      used_size: used,
+      free_size: limit - used,
+      utilization_percent: (100 * used) / limit,
+      sections,
+    };
+  };
+  return {
+    file_path: 'fw.elf',
+    architecture: 'ARM',
+    entry_point: 0,
+    file_type: 'ET_EXEC',
+    machine: 'EM_ARM',
+    program_headers: [],
+    symbols,
+    memory_layout: {
+      [flash]: region(0x0800_0000, 1 << 20, [section('.text'), section('.rodata')]),
+      [ram]: region(0x2000_0000, 1 << 18, [section('.data'), section('.bss'), section('.ovl')]),
+    },
+  };
+}
+
+/** A commit's edits: grow/shrink, add/remove, rename to a clone, move between files or sections. */
+function evolve(
+  syms: readonly Sym[],
+  rnd: () => number,
+  id: { next: number },
+  edits: number,
+): Sym[] {
+  const next = syms.map((s) => ({ ...s }));
+  const pick = () => Math.floor(rnd() * (next.length - 1));
+  for (let e = 0; e < edits; e++) {
+    const roll = rnd();
+    const s = next[pick()]!;
+    if (roll < 0.35) s.size += 2 * (1 + Math.floor(rnd() * 20));
+    else if (roll < 0.5) s.size = Math.max(0, s.size - 2);
+    else if (roll < 0.6) next.splice(pick(), 1);
+    else if (roll < 0.7) next.splice(pick(), 0, { ...s, name: `n${id.next++}` });
+    else if (roll < 0.78)
+      s.name = `${s.name.replace(/\.constprop\.\d$/, '')}.constprop.${Math.floor(rnd() * 3)}`;
+    else if (roll < 0.85) s.file = `src/moved/${s.file.split('/').pop()}`;
+    else if (roll < 0.92) s.section = s.section === '.data' ? '.bss' : '.data';
+    else {
+      // Two runs of code swap places: blocks keep their content, their order changes.
+      const a = pick();
+      const b = pick();
+      const [lo, hi] = a < b ? [a, b] : [b, a];
+      const run = next.splice(lo, Math.min(30, hi - lo));
+      next.splice(Math.min(next.length - 1, lo + 40), 0, ...run);
+    }
+  }
+  return next;
+}
+
+function lookup(...versions: BuiltVersion[]): (hash: string) => Block {
+  const blocks = new Map<string, Block>();
+  for (const v of versions) for (const b of v.blocks) blocks.set(b.hash, decodeBlock(b.canonical));
+  return (hash) => {
+    const block = blocks.get(hash);
+    if (!block) throw new Error(`block ${hash} not read`);
+    return block;
+  };
+}
+
+/** The full report rebuilt from blocks, as the stores keep it. */
+function rebuilt(report: MemoryReport, version: BuiltVersion): MemoryReport {
+  return { ...report, symbols: reportSymbols(version.record, lookup(version)) };
+}
+
+/** The reduced diff, reading only the blocks the plan names (others throw if touched). */
+function reducedDiff(a: MemoryReport, b: MemoryReport) {
+  const va = buildVersion(a);
+  const vb = buildVersion(b);
+  const plan = planDiff(va.record, vb.record);
+  const all = lookup(va, vb);
+  const allowed = new Set(plan.hashes);
+  const [oldSymbols, newSymbols] = reducedSymbols(
+    plan,
+    { record: va.record, layout: a.memory_layout },
+    { record: vb.record, layout: b.memory_layout },
+    (hash) => {
+      if (!allowed.has(hash)) throw new Error(`block ${hash} outside the plan was read`);
+      return all(hash);
+    },
+  );
+  return {
+    diff: diffReports({ ...a, symbols: oldSymbols }, { ...b, symbols: newSymbols }),
+    read: plan.hashes.length,
+  };
+}
+
+describe('symbol blocks', () => {
+  it('rebuilds every symbol of a report exactly, in address order', () => {
+    const report = layout(firmware(random(1), 3000), ['FLASH', 'RAM']);
+    const version = buildVersion(report);
+    const symbols = rebuilt(report, version).symbols;
+    // In address order; symbols of different sections at one address (an overlay) come in
+    // section order, so the comparison breaks that tie the same way.
+    symbols
+      .slice(1)
+      .forEach((s, i) => expect(s.address).toBeGreaterThanOrEqual(symbols[i]!.address));
+    const fields = (s: ReportSymbol) => ({
+      name: s.name,
+      address: s.address,
+      size: s.size,
+      type: s.type,
+      binding: s.binding,
+      section: s.section,
+      source_file: s.source_file,
+      source_line: s.source_line,
+      visibility: s.visibility,
+      archive: s.archive,
+      object_file: s.object_file,
+    });
+    const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const canonical = (list: ReportSymbol[]) =>
+      list
+        .map(fields)
+        .sort(
+          (x, y) =>
+            x.address - y.address ||
+            text(x.section, y.section) ||
+            text(x.name, y.name) ||
+            x.size - y.size,
+        );
+    expect(canonical(symbols)).toEqual(canonical(report.symbols));
+    // Regions as the smallest region holding each address (Thumb bit cleared).
+    expect(symbols.find((s) => s.section === '.text')!.region).toBe('FLASH');
+    expect(symbols.find((s) => s.section === '.bss')!.region).toBe('RAM');
+    expect(symbols.find((s) => s.name === '_estack')!.region).toBe('');
+  });
+
+  it('keeps blocks after a change when the link only shifts them', () => {
+    const rnd = random(2);
+    const syms = firmware(rnd, 4000);
+    const before = buildVersion(layout(syms, ['FLASH', 'RAM']));
+    const grown = syms.map((s) => ({ ...s }));
+    const early = grown.findIndex((s) => s.section === '.text' && s.size > 0);
+    grown[early]!.size += 6;
+    const after = buildVersion(layout(grown, ['FLASH', 'RAM']));
+    const known = new Set(before.blocks.map((b) => b.hash));
+    const fresh = after.blocks.filter((b) => !known.has(b.hash));
+    expect(fresh).toHaveLength(1);
+    expect(after.record.entries.length).toBe(before.record.entries.length);
+    // Nearly every later block moved by 6 bytes and kept its hash.
+    const shifted = after.record.entries.filter(
+      (e, i) => e.base === before.record.entries[i]!.base + 6,
+    );
+    expect(shifted.length).toBeGreaterThan(10);
+  });
+
+  it('round-trips blocks and version records through their stored forms', () => {
+    const version = buildVersion(layout(firmware(random(3), 2000), ['FLASH', 'RAM']));
+    expect(decodeRecord(encodeRecord(version.record))).toEqual(version.record);
+    for (const b of version.blocks)
+      expect(encodeBlock(decodeBlock(b.canonical))).toEqual(b.canonical);
+    expect(version.record.duplicates.get('init')!.length).toBeGreaterThan(1);
+  });
+
+  it('refuses a record or block of another format rather than misreading it', () => {
+    expect(() => decodeBlock(Buffer.from('[2,".text",[]]'))).toThrow(/unknown format 2/);
+    const record = encodeRecord(buildVersion(layout(firmware(random(4), 50), ['A', 'B'])).record);
+    expect(() => decodeRecord(Buffer.concat([record.subarray(0, record.length - 3)]))).toThrow();
+  });
+
+  it('gives the same diff from the planned blocks as the engine on the full reports', () => {
+    for (let seed = 10; seed < 70; seed++) {
+      const rnd = random(seed);
+      const id = { next: 1_000_000 };
+      let syms = firmware(rnd, 400 + Math.floor(rnd() * 800));
+      const history = [layout(syms, ['FLASH', 'RAM'])];
+      for (let c = 0; c < 4; c++) {
+        syms = evolve(syms, rnd, id, 1 + Math.floor(rnd() * 12));
+        // A region renamed half-way through the history.
+        history.push(layout(syms, c < 2 ? ['FLASH', 'RAM'] : ['flash0', 'ram0']));
+      }
+      for (const [i, j] of [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [3, 4],
+        [0, 4],
+        [4, 0],
+      ] as const) {
+        const a = history[i]!;
+        const b = history[j]!;
+        const full = diffReports(rebuilt(a, buildVersion(a)), rebuilt(b, buildVersion(b)));
+        const { diff } = reducedDiff(a, b);
+        expect({ seed, i, j, diff }).toEqual({ seed, i, j, diff: full });
+      }
+    }
+  });
+
+  it('reads names held twice whose unchanged blocks swapped places (no source files: address order pairs them)', () => {
+    // Two objects, each with a static `init` of its own size, linked in the other order. Without
+    // debug information both `init` share one origin, so the engine pairs them in address order
+    // and reports two changed sizes although no block changed.
+    const object = (tag: string, initSize: number): Sym[] =>
+      Array.from({ length: 60 }, (_, i) => ({
+        name: i === 30 ? 'init' : `${tag}_${i}`,
+        size: i === 30 ? initSize : 4,
+        section: '.text',
+        file: '',
+      }));
+    const a = layout([...object('a', 10), ...object('b', 30)], ['FLASH', 'RAM']);
+    const b = layout([...object('b', 30), ...object('a', 10)], ['FLASH', 'RAM']);
+    const full = diffReports(rebuilt(a, buildVersion(a)), rebuilt(b, buildVersion(b)));
+    expect(full.symbols.filter((s) => s.name === 'init').map((s) => s.status)).toEqual([
+      'modified',
+      'modified',
+    ]);
+    const plan = planDiff(buildVersion(a).record, buildVersion(b).record);
+    expect(plan.reordered).toEqual(['init']);
+    expect(reducedDiff(a, b).diff).toEqual(full);
+  });
+
+  it('reads only the changed blocks, and those of names they share with other blocks', () => {
+    for (const sharedNames of [0, 0.01]) {
+      const syms = firmware(random(99), 5000, sharedNames);
+      const grown = syms.map((s) => ({ ...s }));
+      for (const i of [100, 2000, 4000]) grown[i]!.size += 8;
+      const before = layout(syms, ['FLASH', 'RAM']);
+      const { read } = reducedDiff(before, layout(grown, ['FLASH', 'RAM']));
+      const blocks = buildVersion(before).record.entries.length;
+      // Three changed blocks on each side; with statics such as `init` in a few files, also the
+      // other blocks holding a name that a changed block holds.
+      if (sharedNames === 0) expect(read).toBe(6);
+      else expect(read).toBeLessThan(blocks / 5);
+    }
+  });
+
+  it('counts blocks of every version from events along the chain of bases', () => {
+    const rnd = random(7);
+    const id = { next: 1_000_000 };
+    let syms = firmware(rnd, 1500);
+    const versions: BuiltVersion[] = [];
+    for (let c = 0; c < 30; c++) {
+      versions.push(buildVersion(layout(syms, ['FLASH', 'RAM'])));
+      syms = evolve(syms, rnd, id, 3);
+    }
+    // Bases as ingestion would pick them: the parent, except two that start over.
+    const baseOf = (v: string) => (v === '0' || v === '17' ? undefined : String(Number(v) - 1));
+    const events = new Map(
+      versions.map((v, i) => {
+        const base = baseOf(String(i));
+        return [
+          String(i),
+          blockEvents(v.record, base === undefined ? null : versions[Number(base)]!.record),
+        ];
+      }),
+    );
+    const wanted = versions.map((_, i) => String(i)).reverse();
+    const counts = occurrences(wanted, baseOf, (v) => events.get(v));
+    versions.forEach((v, i) => {
+      const expected = blockCounts(v.record);
+      const got = counts.get(String(i))!;
+      expect([...got].filter(([, n]) => n !== 0).sort()).toEqual([...expected].sort());
+    });
+  });
+});
