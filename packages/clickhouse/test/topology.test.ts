@@ -1,16 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { deleteStatement } from '../src/index.js';
+import { purgeStatement } from '../src/index.js';
 
-describe('deleteStatement', () => {
+describe('purgeStatement', () => {
   it('deletes from the table itself on a single server', () => {
-    expect(deleteStatement('single', 'symbols_v1', "report_id = 'r'")).toBe(
-      "DELETE FROM symbols_v1 WHERE report_id = 'r'",
+    expect(purgeStatement('single', 'symbol_blocks_v2', "project_id = 'p'")).toBe(
+      "ALTER TABLE symbol_blocks_v2 DELETE WHERE project_id = 'p'",
     );
   });
 
-  it("on a cluster, deletes from every node's local table (Distributed tables take no DELETE)", () => {
-    expect(deleteStatement('cluster', 'symbols_v1', "report_id = 'r'")).toBe(
-      "DELETE FROM symbols_v1_local ON CLUSTER '{cluster}' WHERE report_id = 'r'",
+  it('deletes from the local table on every node of a cluster', () => {
+    expect(purgeStatement('cluster', 'symbol_blocks_v2', "project_id = 'p'")).toBe(
+      "ALTER TABLE symbol_blocks_v2_local ON CLUSTER '{cluster}' DELETE WHERE project_id = 'p'",
     );
   });
 });

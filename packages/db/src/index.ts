@@ -1,5 +1,6 @@
 // @memtrail/db: the Prisma schema's generated client, a factory that wires it to PostgreSQL
-// through node-postgres, the migration runner, and the reader of stored upload payloads.
+// through node-postgres, the migration runner, and the readers of stored report versions and
+// symbol blocks.
 
 export { createPrismaClient, parseDatabaseUrl, type DbClientOptions } from './client.js';
 export {
@@ -13,7 +14,15 @@ export {
   type Migration,
 } from './migrate.js';
 export { markForReingest, type ReingestScope } from './reingest.js';
-export { readStoredPayload } from './payload.js';
+export {
+  readBlocks,
+  readStoredEnvelope,
+  readStoredPayload,
+  readVersion,
+  type Queryable,
+  type StoredVersion,
+  type VersionKey,
+} from './stored-reports.js';
 export {
   createSqlPool,
   inTransaction,

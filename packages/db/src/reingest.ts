@@ -1,4 +1,5 @@
 import type { SqlPool } from './sql-pool.js';
+import { inTransaction } from './sql-pool.js';
 
 export interface ReingestScope {
   /** Only this project's reports; every report when absent. */
@@ -6,21 +7,39 @@ export interface ReingestScope {
 }
 
 /**
- * Marks stored reports for ingestion again, for a ClickHouse that lost their rows. Each gets a
- * new version of the same payload, pending, with no readable version until the worker has
- * written it (so an identical build waits for its parent's rows instead of copying none). The
- * new version means new job ids and a fresh ingest batch, whatever Redis and ClickHouse still
- * remember, and readers never mix its rows with any the old version left. `updated_at` moves so
- * cached timelines reload; the workers' sweepers enqueue the reports once they have been
- * pending for SWEEP_AFTER_MS. Returns how many reports were marked.
+ * Marks stored reports for ingestion again, for a ClickHouse that lost their rows. Each report
+ * gets a new version with the same header and record, pending, with no readable version until
+ * the worker has written it; every block of the scope counts as not yet written, under the next
+ * version of the upload that stored it (so under new deduplication tokens). The new version
+ * means new job ids, whatever Redis still remembers. A report whose upload predates report
+ * versions keeps its legacy payload, which the worker turns into a version first. `updated_at`
+ * moves so cached timelines reload; the workers' sweepers enqueue the reports once they have
+ * been pending for SWEEP_AFTER_MS. Returns how many reports were marked.
  */
 export async function markForReingest(sql: SqlPool, scope: ReingestScope = {}): Promise<number> {
-  const { rowCount } = await sql.query(
-    `UPDATE reports SET version = version + 1, status = 'pending', ingested_version = NULL,
-            ingest_batch_id = NULL, ingest_batch_version = NULL, last_error = NULL,
-            updated_at = now()
-     WHERE $1::uuid IS NULL OR target_id IN (SELECT id FROM targets WHERE project_id = $1::uuid)`,
-    [scope.projectId ?? null],
-  );
-  return rowCount ?? 0;
+  return inTransaction(sql, async (db) => {
+    const targets = `SELECT id FROM targets WHERE $1::uuid IS NULL OR project_id = $1::uuid`;
+    const project = [scope.projectId ?? null];
+    // The blocks are written again under new tokens: ClickHouse may still remember the old
+    // ones (rows deleted rather than lost), and would skip the inserts as duplicates.
+    await db.query(
+      `UPDATE symbol_blocks SET ingested = false, version = version + 1
+       WHERE target_id IN (${targets})`,
+      project,
+    );
+    await db.query(
+      `INSERT INTO report_versions (report_id, version, target_id, header, record)
+       SELECT v.report_id, v.version + 1, v.target_id, v.header, v.record
+       FROM reports r JOIN report_versions v ON v.report_id = r.id AND v.version = r.version
+       WHERE r.target_id IN (${targets})`,
+      project,
+    );
+    const { rowCount } = await db.query(
+      `UPDATE reports SET version = version + 1, status = 'pending', ingested_version = NULL,
+              last_error = NULL, updated_at = now()
+       WHERE target_id IN (${targets})`,
+      project,
+    );
+    return rowCount ?? 0;
+  });
 }

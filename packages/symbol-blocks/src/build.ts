@@ -1,4 +1,5 @@
 import type { MemoryReport, ReportSymbol } from '@memtrail/contracts';
+import { buildRoot } from '@memtrail/report';
 import { blockHash, canonicalRow, encodeRows } from './block.js';
 import type { ManifestEntry, SectionBytes, VersionRecord } from './record.js';
 import { regionFinder } from './regions.js';
@@ -72,6 +73,7 @@ export function buildVersion(
   const blocks = new Map<string, BuiltBlock>();
   const bytes = new Map<string, SectionBytes>();
   const entryOf = new Uint32Array(count);
+  const ordinalOf = new Uint32Array(count);
   let start = 0;
   let region = '';
   const close = (end: number) => {
@@ -86,6 +88,7 @@ export function buildVersion(
       rows[k - start] = canonicalRow(symbol, base);
       size += symbol.size;
       entryOf[i] = entries.length;
+      ordinalOf[i] = k - start;
     }
     const key = `${section}\u0000${region}`;
     const total = bytes.get(key);
@@ -121,10 +124,31 @@ export function buildVersion(
       entries,
       sectionBytes: [...bytes.values()],
       duplicates: duplicateNames(symbols, names, entryOf),
+      ties: ties(addresses, entryOf, ordinalOf),
+      sourceRoot: buildRoot(symbols.map((s) => s.source_file ?? '')),
       symbolCount: count,
     },
     blocks: [...blocks.values()],
   };
+}
+
+/** Runs of symbols of several entries at one address, in upload order (VersionRecord.ties). */
+function ties(
+  addresses: Float64Array,
+  entryOf: Uint32Array,
+  ordinalOf: Uint32Array,
+): [number, number][][] {
+  const first = new Map<number, number>();
+  const tied = new Map<number, [number, number][]>();
+  for (let i = 0; i < addresses.length; i++) {
+    const seen = first.get(addresses[i]!);
+    if (seen === undefined) first.set(addresses[i]!, i);
+    else if (entryOf[seen] !== entryOf[i] && !tied.has(addresses[i]!)) tied.set(addresses[i]!, []);
+  }
+  if (tied.size === 0) return [];
+  for (let i = 0; i < addresses.length; i++)
+    tied.get(addresses[i]!)?.push([entryOf[i]!, ordinalOf[i]!]);
+  return [...tied.values()];
 }
 
 /** Names held more than once, each with the sorted, distinct entries that hold it. */

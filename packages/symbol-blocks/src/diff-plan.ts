@@ -1,7 +1,7 @@
 import type { MemoryReport, ReportSymbol } from '@memtrail/contracts';
 import type { Block } from './block.js';
 import type { ManifestEntry, VersionRecord } from './record.js';
-import { entriesByBase, uploadedSymbol, type BlockLookup } from './symbols.js';
+import { entriesByBase, inUploadOrder, uploadedSymbol, type BlockLookup } from './symbols.js';
 
 /**
  * Two report versions share most blocks at (possibly) different bases. The diff engine pairs
@@ -112,27 +112,30 @@ function reducedSide(
   needed: Set<string>,
   blockOf: BlockLookup,
 ): ReportSymbol[] {
-  const symbols: ReportSymbol[] = [];
   const included = new Map<string, number>();
   // In the order reportSymbols gives, so that symbols at one address reach the engine in the
   // same order as in the full report.
-  for (const entry of entriesByBase(record)) {
-    if (!read.has(entry.hash)) continue;
-    const block: Block = blockOf(entry.hash);
-    for (const s of block.symbols) {
-      if (!needed.has(s.name)) continue;
-      symbols.push(
-        uploadedSymbol({
-          ...s,
-          address: entry.base + s.rel,
-          section: block.section,
-          region: entry.region,
-        }),
-      );
-      const k = `${block.section}\u0000${entry.region}`;
-      included.set(k, (included.get(k) ?? 0) + s.size);
+  const symbols: ReportSymbol[] = inUploadOrder(record, (visit) => {
+    for (const { entry, index } of entriesByBase(record)) {
+      if (!read.has(entry.hash)) continue;
+      const block: Block = blockOf(entry.hash);
+      block.symbols.forEach((s, ordinal) => {
+        if (!needed.has(s.name)) return;
+        visit(
+          index,
+          ordinal,
+          uploadedSymbol({
+            ...s,
+            address: entry.base + s.rel,
+            section: block.section,
+            region: entry.region,
+          }),
+        );
+        const k = `${block.section}\u0000${entry.region}`;
+        included.set(k, (included.get(k) ?? 0) + s.size);
+      });
     }
-  }
+  });
   for (const { section, region, bytes } of record.sectionBytes) {
     const rest = bytes - (included.get(`${section}\u0000${region}`) ?? 0);
     if (rest === 0) continue;
@@ -172,4 +175,23 @@ export function reducedSymbols(
     reducedSide(oldSide.record, oldSide.layout, read, needed, blockOf),
     reducedSide(newSide.record, newSide.layout, read, needed, blockOf),
   ];
+}
+
+/** One side of a diff: a stored version's record and its layout (from the version's header). */
+export interface DiffSide {
+  record: VersionRecord;
+  layout: MemoryReport['memory_layout'];
+}
+
+/**
+ * The two reports the diff engine needs, reading only the blocks the plan names through `read`
+ * (a store, a cache): with the engine on them, the same diff as on the full reports.
+ */
+export async function reducedReports(
+  oldSide: DiffSide,
+  newSide: DiffSide,
+  read: (hashes: string[]) => Promise<BlockLookup>,
+): Promise<[ReportSymbol[], ReportSymbol[]]> {
+  const plan = planDiff(oldSide.record, newSide.record);
+  return reducedSymbols(plan, oldSide, newSide, await read(plan.hashes));
 }

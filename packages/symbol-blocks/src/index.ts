@@ -17,11 +17,20 @@ export {
 export {
   decodeRecord,
   encodeRecord,
+  withRegions,
   type ManifestEntry,
   type SectionBytes,
   type VersionRecord,
 } from './record.js';
 export { regionFinder } from './regions.js';
 export { reportSymbols, uploadedSymbol, type BlockLookup, type StoredSymbol } from './symbols.js';
-export { planDiff, reducedSymbols, UNCHANGED, type DiffPlan } from './diff-plan.js';
+export {
+  planDiff,
+  reducedReports,
+  reducedSymbols,
+  UNCHANGED,
+  type DiffPlan,
+  type DiffSide,
+} from './diff-plan.js';
 export { blockCounts, blockEvents, occurrences } from './history.js';
+export { storedForm, type ReportKind, type StoredForm } from './stored-form.js';

@@ -30,6 +30,14 @@ export interface VersionRecord {
   sectionBytes: SectionBytes[];
   /** Every name that occurs more than once in the report, with the entries that hold it. */
   duplicates: Map<string, number[]>;
+  /**
+   * Symbols of several entries at one address (linker symbols such as `_edata` beside the
+   * first variable of a section), each run as [entry, position in its block] in the order the
+   * upload listed them: reads give them in that order, as the upload did.
+   */
+  ties: [entry: number, ordinal: number][][];
+  /** The build folder of the report's source paths (buildRoot of @memtrail/report); '' if none. */
+  sourceRoot: string;
   symbolCount: number;
 }
 
@@ -60,6 +68,7 @@ export function encodeRecord(record: VersionRecord): Buffer {
   const w = new ByteWriter();
   w.uint(FORMAT);
   w.uint(record.symbolCount);
+  w.string(record.sourceRoot);
   w.uint(regions.values.length);
   for (const r of regions.values) w.string(r);
   w.uint(record.entries.length);
@@ -87,6 +96,14 @@ export function encodeRecord(record: VersionRecord): Buffer {
       last = e;
     }
   }
+  w.uint(record.ties.length);
+  for (const run of record.ties) {
+    w.uint(run.length);
+    for (const [entry, ordinal] of run) {
+      w.uint(entry);
+      w.uint(ordinal);
+    }
+  }
   return deflateRawSync(w.finish());
 }
 
@@ -95,6 +112,7 @@ export function decodeRecord(stored: Uint8Array): VersionRecord {
   const format = r.uint();
   if (format !== FORMAT) throw new Error(`version record of unknown format ${format}`);
   const symbolCount = r.uint();
+  const sourceRoot = r.string();
   const regions = Array.from({ length: r.uint() }, () => r.string());
   const region = (i: number) => {
     const name = regions[i];
@@ -122,6 +140,33 @@ export function decodeRecord(stored: Uint8Array): VersionRecord {
     for (let i = 0; i < list.length; i++) list[i] = last += r.uint();
     duplicates.set(name, list);
   }
+  const ties = Array.from({ length: r.uint() }, () =>
+    Array.from({ length: r.uint() }, (): [number, number] => [r.uint(), r.uint()]),
+  );
   if (!r.done) throw new Error('version record has trailing bytes');
-  return { entries, sectionBytes, duplicates, symbolCount };
+  return { entries, sectionBytes, duplicates, ties, sourceRoot, symbolCount };
+}
+
+/**
+ * The record with its regions renamed (a region configuration merging regions renamed over
+ * history into one name): entries take the new names, and the symbol bytes of sections that
+ * now share a region are added up.
+ */
+export function withRegions(
+  record: VersionRecord,
+  rename: (region: string) => string,
+): VersionRecord {
+  const bytes = new Map<string, SectionBytes>();
+  for (const s of record.sectionBytes) {
+    const region = rename(s.region);
+    const key = `${s.section}\u0000${region}`;
+    const total = bytes.get(key);
+    if (total) total.bytes += s.bytes;
+    else bytes.set(key, { ...s, region });
+  }
+  return {
+    ...record,
+    entries: record.entries.map((e) => ({ ...e, region: rename(e.region) })),
+    sectionBytes: [...bytes.values()],
+  };
 }

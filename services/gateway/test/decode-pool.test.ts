@@ -37,7 +37,7 @@ describe('DecodePool on worker threads', () => {
 
   beforeAll(() => {
     if (!existsSync(script)) throw new Error(`${script} is missing: run npm run build first`);
-    pool = new DecodePool(2, { maxBytes: 1024 * 1024, keepSymbols: false }, { script });
+    pool = new DecodePool(2, { maxBytes: 1024 * 1024 }, { script });
   });
 
   afterAll(() => pool?.onApplicationShutdown());
@@ -95,11 +95,7 @@ describe('DecodePool on worker threads', () => {
 });
 
 describe('DecodePool with a bounded queue', () => {
-  const pool = new DecodePool(
-    1,
-    { maxBytes: 1024 * 1024, keepSymbols: false },
-    { script, maxQueue: 2 },
-  );
+  const pool = new DecodePool(1, { maxBytes: 1024 * 1024 }, { script, maxQueue: 2 });
 
   afterAll(() => pool.onApplicationShutdown());
 
@@ -125,7 +121,7 @@ describe('DecodePool with a bounded queue', () => {
 });
 
 describe('DecodePool without threads', () => {
-  const pool = new DecodePool(0, { maxBytes: 1024 * 1024, keepSymbols: false });
+  const pool = new DecodePool(0, { maxBytes: 1024 * 1024 });
 
   it('decodes on the event loop: a plain JSON body is stored compressed, a bad one refused', async () => {
     expect(pool.size).toBe(0);

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { WorkerConfig } from './config.js';
 import { IngestReportService } from './ingest/ingest-report.service.js';
-import { ClickHouseWriter } from './ingest/clickhouse-writer.js';
+import { BlockWriter } from './ingest/block-writer.js';
 import { ProjectPurgeConsumer } from './ingest/project-purge-consumer.js';
 import { ReportsConsumer } from './ingest/reports-consumer.js';
 import { ReportsSweeper } from './ingest/reports-sweeper.js';
@@ -15,7 +15,7 @@ export class AppModule {
       module: AppModule,
       imports: [InfraModule.register(config)],
       providers: [
-        ClickHouseWriter,
+        BlockWriter,
         StoredReports,
         IngestReportService,
         ReportsConsumer,

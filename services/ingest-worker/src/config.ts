@@ -29,16 +29,6 @@ export class WorkerConfig extends CommonConfig {
   @Max(64)
   WORKER_CONCURRENCY: number = 8;
 
-  /**
-   * How long the reports prepared together wait for more before they are written as one batch.
-   * Each batch costs ClickHouse parts to write and merge whatever its size, so gathering the
-   * uploads that arrive one at a time saves it most of its work, for this much delay.
-   */
-  @IsInt()
-  @Min(0)
-  @Max(10_000)
-  WORKER_BATCH_LINGER_MS: number = 1000;
-
   /** How long a job's lock lasts: a worker killed mid-job has its job rerun after this. */
   @IsInt()
   @Min(1000)
@@ -49,7 +39,7 @@ export class WorkerConfig extends CommonConfig {
   @Min(100)
   WORKER_OUTAGE_PAUSE_MS: number = 5000;
 
-  /** How long an identical build's job waits before looking for its parent's rows again. */
+  /** How long an identical build's job waits before looking for its parent's record again. */
   @IsInt()
   @Min(100)
   WORKER_PARENT_WAIT_MS: number = 5000;

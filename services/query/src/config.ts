@@ -26,4 +26,18 @@ export class QueryConfig extends CommonConfig {
   @Min(0)
   @Max(16384)
   QUERY_SYMBOL_CACHE_MB: number = 256;
+
+  /**
+   * Memory for symbol blocks read from ClickHouse. Blocks never change and builds of a target
+   * share nearly all of them: a 40k-symbol target's blocks take about 15 MB, so the default
+   * keeps the working set of a dozen large targets.
+   */
+  @IsInt()
+  @Min(16)
+  QUERY_BLOCK_CACHE_MB: number = 256;
+
+  /** Memory for decoded report versions (records and layouts, about 150 KB at 40k symbols). */
+  @IsInt()
+  @Min(4)
+  QUERY_VERSION_CACHE_MB: number = 64;
 }

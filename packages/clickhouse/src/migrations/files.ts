@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ClickHouseTopology } from '../topology.js';
+import { clusterStatements } from './cluster.js';
+import { splitStatements } from './sql-text.js';
 
 export interface Migration {
   version: number;
@@ -21,12 +24,37 @@ export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/',
 
 const FILE_NAME = /^(\d{4,})_([a-z0-9_]+)\.sql$/;
 
-/** Reads NNNN_name.sql files in version order; rejects gaps in naming and duplicates. */
-export async function loadMigrations(dir: string = DEFAULT_MIGRATIONS_DIR): Promise<Migration[]> {
+/**
+ * Reads NNNN_name.sql files in version order; rejects gaps in naming and duplicates. For a
+ * cluster, each migration takes its cluster form: the file of the same name in `cluster/`
+ * where one was written by hand (migrations before the forms were generated, kept as they were
+ * applied), else the statements generated from the single-node file (clusterStatements), with
+ * the single-node file's checksum.
+ */
+export async function loadMigrations(
+  dir: string = DEFAULT_MIGRATIONS_DIR,
+  topology: ClickHouseTopology = 'single',
+): Promise<Migration[]> {
+  const single = await readMigrationFiles(dir);
+  if (topology === 'single') return single;
+  const written = new Map(
+    (await readMigrationFiles(join(dir, 'cluster'), true)).map((m) => [m.file, m]),
+  );
+  return single.map(
+    (m) =>
+      written.get(m.file) ?? {
+        ...m,
+        statements: m.statements.flatMap((statement) => clusterStatements(m.file, statement)),
+      },
+  );
+}
+
+async function readMigrationFiles(dir: string, optional = false): Promise<Migration[]> {
   let entries: string[];
   try {
     entries = await readdir(dir);
   } catch (err) {
+    if (optional && (err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new Error(
       `Cannot read the ClickHouse migrations folder ${dir}: ${(err as Error).message}`,
       {
@@ -59,83 +87,4 @@ export async function loadMigrations(dir: string = DEFAULT_MIGRATIONS_DIR): Prom
     }
   }
   return migrations;
-}
-
-/**
- * Cuts a file into statements at `;` (ClickHouse's HTTP interface runs one
- * statement per request). Semicolons inside string literals, quoted
- * identifiers and comments do not count; blocks holding only comments are
- * dropped.
- */
-export function splitStatements(text: string): string[] {
-  const statements: string[] = [];
-  let start = 0;
-  let i = 0;
-  const push = (end: number) => {
-    const statement = text.slice(start, end).trim();
-    if (stripComments(statement) !== '') statements.push(statement);
-  };
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === "'" || c === '"' || c === '`') {
-      i = skipQuoted(text, i, c);
-    } else if (c === '-' && text[i + 1] === '-') {
-      i = lineEnd(text, i);
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 2;
-    } else if (c === ';') {
-      push(i);
-      start = ++i;
-    } else {
-      i++;
-    }
-  }
-  push(text.length);
-  return statements;
-}
-
-/** Index just past a quoted literal or identifier starting at `open`. */
-function skipQuoted(text: string, open: number, quote: string): number {
-  let i = open + 1;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '\\') {
-      i += 2;
-    } else if (c === quote) {
-      if (text[i + 1] === quote)
-        i += 2; // a doubled quote stands for itself
-      else return i + 1;
-    } else {
-      i++;
-    }
-  }
-  return i;
-}
-
-function lineEnd(text: string, from: number): number {
-  const eol = text.indexOf('\n', from);
-  return eol < 0 ? text.length : eol + 1;
-}
-
-function stripComments(sql: string): string {
-  let out = '';
-  let i = 0;
-  while (i < sql.length) {
-    const c = sql[i]!;
-    if (c === "'" || c === '"' || c === '`') {
-      const end = skipQuoted(sql, i, c);
-      out += sql.slice(i, end);
-      i = end;
-    } else if (c === '-' && sql[i + 1] === '-') {
-      i = lineEnd(sql, i);
-    } else if (c === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      i = end < 0 ? sql.length : end + 2;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out.trim();
 }

@@ -85,7 +85,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
     throw new Error(`leaseMs must be between 1 s and 1 h, got ${leaseMs}`);
   }
   // Read the files first: a broken migrations folder fails before the database is touched.
-  const migrations = (await loadMigrations(options.migrationsDir)).filter(
+  const migrations = (await loadMigrations(options.migrationsDir, options.topology)).filter(
     (m) => options.upTo === undefined || m.version <= options.upTo,
   );
 

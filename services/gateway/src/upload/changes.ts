@@ -1,7 +1,14 @@
 import type { ChangesSummary, MemoryReport, RegionPlan, UploadChanges } from '@memtrail/contracts';
 import type { Logger } from '@nestjs/common';
-import { readStoredPayload, type PrismaClient } from '@memtrail/db';
-import { diffReports, toChangesSummary, toUploadChanges } from '@memtrail/report';
+import {
+  readBlocks,
+  readStoredEnvelope,
+  readVersion,
+  type Queryable,
+  type StoredVersion,
+} from '@memtrail/db';
+import { diffReports, relativeSource, toChangesSummary, toUploadChanges } from '@memtrail/report';
+import { reducedReports, withRegions, type VersionRecord } from '@memtrail/symbol-blocks';
 import { shownReport } from './region-view.js';
 import type { Totals } from './totals.js';
 
@@ -69,27 +76,32 @@ export function uploadChanges(
 }
 
 /**
- * The report a commit's footprint is compared with: its own if it was a full build, its
- * nearest full ancestor's if it was an identical one (whose footprint is its parent's), none
- * for a failed build or an unknown commit.
+ * The stored version a commit's footprint is compared with: its own if it was a full build,
+ * its nearest full ancestor's if it was an identical one (whose footprint is its parent's),
+ * none for a failed build or an unknown commit.
  */
-export async function loadComparableReport(
-  prisma: Pick<PrismaClient, 'report'>,
+export async function comparableVersion(
+  db: Queryable,
   target: { projectId: string; targetId: string },
   sha: string | null,
-): Promise<MemoryReport | null> {
-  const { projectId, targetId } = target;
+): Promise<StoredVersion | null> {
   for (let depth = 0; sha && depth < 100; depth++) {
     // A commit is found by project and SHA, the key of its unique index.
-    const report = await prisma.report.findFirst({
-      where: { targetId, commit: { projectId, sha } },
-      select: { kind: true, parentSha: true, payload: true },
-    });
+    const { rows } = await db.query<{
+      id: string;
+      version: number;
+      kind: string;
+      parent_sha: string | null;
+    }>(
+      `SELECT r.id::text, r.version, r.kind::text, r.parent_sha FROM reports r
+       JOIN commits c ON c.id = r.commit_id
+       WHERE r.target_id = $1 AND c.project_id = $2 AND c.sha = $3`,
+      [target.targetId, target.projectId, sha],
+    );
+    const report = rows[0];
     if (!report || report.kind === 'build_failed') return null;
-    if (report.kind === 'full') {
-      return (await readStoredPayload(report.payload)).memory_analysis;
-    }
-    sha = report.parentSha;
+    if (report.kind === 'full') return readVersion(db, report.id, report.version);
+    sha = report.parent_sha;
   }
   return null;
 }
@@ -101,19 +113,64 @@ export interface ComparedCommit {
   parentSha: string | null;
   totals: Totals;
   parentTotals: Totals | null;
-  /** The commit's own report when already at hand (an upload being answered). */
-  report?: MemoryReport;
   /** The target's region configuration: both sides are compared as it shows them. */
   plan: RegionPlan;
 }
 
 /**
- * Changes of a commit against its parent: with symbols from both stored reports when asked and
- * both are readable, else regions and sections from the stored totals. An unreadable payload
- * only costs the symbol rows, and says why in the log.
+ * Both stored versions as the configuration shows them, with the symbols the diff engine needs:
+ * only those of blocks the versions do not share (and of names those hold), read from Postgres,
+ * plus stand-ins for the rest — so a PR comment on a 40k-symbol build reads a few kilobytes.
+ * When the two versions strip different build folders from their paths, shared blocks no longer
+ * compare equal as shown, and the whole reports are read.
+ */
+async function shownVersions(
+  db: Queryable,
+  plan: RegionPlan,
+  targetId: string,
+  before: StoredVersion & { record: VersionRecord },
+  now: StoredVersion & { record: VersionRecord },
+): Promise<[MemoryReport, MemoryReport]> {
+  const oldRoot = plan.sourceRoot ?? before.record.sourceRoot;
+  const newRoot = plan.sourceRoot ?? now.record.sourceRoot;
+  if (oldRoot !== newRoot) {
+    const [a, b] = await Promise.all([readStoredEnvelope(db, before), readStoredEnvelope(db, now)]);
+    return [shownReport(plan, a.memory_analysis), shownReport(plan, b.memory_analysis)];
+  }
+  const side = (v: StoredVersion & { record: VersionRecord }) => ({
+    record: withRegions(v.record, (region) => plan.canonical(region)),
+    layout: plan.mergeLayout(v.header.memory_analysis?.memory_layout ?? {}),
+  });
+  const [oldSide, newSide] = [side(before), side(now)];
+  const [oldSymbols, newSymbols] = await reducedReports(oldSide, newSide, async (hashes) => {
+    const blocks = await readBlocks(db, targetId, hashes);
+    return (hash) => blocks.get(hash)!;
+  });
+  const shown = (
+    v: StoredVersion,
+    layout: MemoryReport['memory_layout'],
+    symbols: MemoryReport['symbols'],
+  ) => ({
+    ...v.header.memory_analysis,
+    memory_layout: layout,
+    symbols: symbols.map((s) => ({
+      ...s,
+      source_file: relativeSource(s.source_file ?? '', oldRoot),
+    })),
+  });
+  return [shown(before, oldSide.layout, oldSymbols), shown(now, newSide.layout, newSymbols)];
+}
+
+const withRecord = (v: StoredVersion | null): (StoredVersion & { record: VersionRecord }) | null =>
+  v?.record ? (v as StoredVersion & { record: VersionRecord }) : null;
+
+/**
+ * Changes of a commit against its parent: with symbols from both stored versions when asked
+ * and both are readable, else regions and sections from the stored totals. An unreadable
+ * version only costs the symbol rows, and says why in the log.
  */
 export async function changesAgainstParent(
-  prisma: Pick<PrismaClient, 'report'>,
+  db: Queryable,
   commit: ComparedCommit,
   withSymbols: boolean,
   logger: Logger,
@@ -122,13 +179,21 @@ export async function changesAgainstParent(
   if (!commit.parentTotals) return uploadChanges(shown(reportFromTotals(commit.totals)), null);
   if (withSymbols) {
     try {
-      const current =
-        commit.report ?? (await loadComparableReport(prisma, commit, commit.commitSha));
-      const parent = current && (await loadComparableReport(prisma, commit, commit.parentSha));
-      if (current && parent) return uploadChanges(shown(current), shown(parent));
+      const now = withRecord(await comparableVersion(db, commit, commit.commitSha));
+      const before = now && withRecord(await comparableVersion(db, commit, commit.parentSha));
+      if (now && before) {
+        const [parent, current] = await shownVersions(
+          db,
+          commit.plan,
+          commit.targetId,
+          before,
+          now,
+        );
+        return uploadChanges(current, parent);
+      }
     } catch (error) {
       logger.warn(
-        `symbol changes of ${commit.commitSha} skipped, a stored report is unreadable: ${(error as Error).message}`,
+        `symbol changes of ${commit.commitSha} skipped, a stored version is unreadable: ${(error as Error).message}`,
       );
     }
   }

@@ -1,7 +1,9 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { inTransaction, SqlPool, type SqlClient } from '@memtrail/db';
 import { toBudgetRules, type BudgetRule } from './budgets.js';
-import type { DecodedUpload } from './decode/decode-upload.js';
+import { packedBlock, type DecodedUpload } from './decode/decode-upload.js';
 import { storedTotals, type Totals } from './totals.js';
 import type { ValidUpload } from './validate-upload.js';
 
@@ -25,6 +27,15 @@ export interface StorePolicy {
   createTarget: boolean;
 }
 
+const gzipAsync = promisify(gzip);
+
+/** Blocks of an upload to insert: hashes, gzip data and symbol counts, index by index. */
+interface NewBlocks {
+  hashes: Buffer[];
+  data: Buffer[];
+  symbols: number[];
+}
+
 /** What the upload needs to know about its target before its report is written. */
 interface TargetContext {
   id: string;
@@ -36,24 +47,63 @@ interface TargetContext {
 
 /**
  * Stores one upload in a single transaction: target, commit metadata, the report row with its
- * payload and totals, the branch head. Plain SQL rather than Prisma because this runs on every
- * upload (see SqlPool); the tables and their meaning are those of the Prisma schema. Six round
- * trips to Postgres in all (a seventh on a target's first upload): each one costs the gateway
- * and Postgres a little CPU, and a network round trip in a deployment.
+ * totals, the new report version (header and record) with the blocks the target does not hold
+ * yet, the branch head. A typical commit adds a few blocks: the rest of its symbols are
+ * referenced, not stored again (docs/query.md). Plain SQL rather than Prisma because this runs
+ * on every upload (see SqlPool); the tables and their meaning are those of the Prisma schema.
+ * Seven round trips to Postgres in all (an eighth on a target's first upload): each one costs
+ * the gateway and Postgres a little CPU, and a network round trip in a deployment.
  */
 @Injectable()
 export class ReportStore {
   constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
 
-  store(projectId: string, decoded: DecodedUpload, policy: StorePolicy): Promise<StoredUpload> {
-    return inTransaction(this.sql, (db) => this.storeIn(db, projectId, decoded, policy));
+  async store(
+    projectId: string,
+    decoded: DecodedUpload,
+    policy: StorePolicy,
+  ): Promise<StoredUpload> {
+    // Outside the transaction: a block another upload stores meanwhile is skipped by the insert.
+    const blocks = await this.newBlocks(projectId, decoded);
+    return inTransaction(this.sql, (db) => this.storeIn(db, projectId, decoded, policy, blocks));
+  }
+
+  /**
+   * The upload's blocks the target does not hold yet, compressed (on libuv's pool: a target's
+   * first upload compresses all of its blocks).
+   */
+  private async newBlocks(
+    projectId: string,
+    { upload, blocks }: DecodedUpload,
+  ): Promise<NewBlocks> {
+    const count = blocks.symbolCounts.length;
+    const all = Array.from({ length: count }, (_, i) => packedBlock(blocks, i));
+    const held = new Set<string>();
+    if (count > 0) {
+      const found = await this.sql.query<{ hash: Buffer }>(
+        `SELECT b.hash FROM symbol_blocks b JOIN targets t ON t.id = b.target_id
+         WHERE t.project_id = $1 AND t.name = $2 AND b.hash = ANY($3::bytea[])`,
+        [projectId, upload.targetName, all.map((b) => b.hash)],
+      );
+      for (const row of found.rows) held.add(row.hash.toString('hex'));
+    }
+    const fresh = all
+      .map((b, i) => ({ ...b, symbols: blocks.symbolCounts[i]! }))
+      .filter((b) => !held.has(b.hash.toString('hex')));
+    const data = await Promise.all(fresh.map((b) => gzipAsync(b.data, { level: 6 })));
+    return {
+      hashes: fresh.map((b) => b.hash),
+      data,
+      symbols: fresh.map((b) => b.symbols),
+    };
   }
 
   private async storeIn(
     db: SqlClient,
     projectId: string,
-    { upload, totals: reportTotals, symbolCount, gzip, sha256 }: DecodedUpload,
+    { upload, totals: reportTotals, symbolCount, header, record, sha256 }: DecodedUpload,
     policy: StorePolicy,
+    blocks: NewBlocks,
   ): Promise<StoredUpload> {
     // Uploads of one target are serialised, so concurrent uploads of the same commit end as
     // one consistent report and heads move in order.
@@ -73,7 +123,8 @@ export class ReportStore {
 
     const c = upload.commit;
     // The commit's metadata is stored once per project and commit (later uploads only fill
-    // gaps); the report is one per target and commit, and a re-upload overwrites it.
+    // gaps); the report is one per target and commit, and a re-upload overwrites it with a new
+    // version. The version and the blocks new to the target go in the same statement.
     const report = await db.query<{ id: string; version: number; overwritten: boolean }>(
       `WITH commit AS (
          INSERT INTO commits (project_id, sha, message, author_name, author_email, committed_at, tags)
@@ -86,11 +137,11 @@ export class ReportStore {
            tags = CASE WHEN cardinality(commits.tags) = 0 THEN EXCLUDED.tags ELSE commits.tags END,
            updated_at = now()
          RETURNING id
-       )
+       ), report AS (
        INSERT INTO reports (parent_sha, no_parent, branch, pr_number, pr_name, pr_author_name,
          pr_author_email, kind, status, payload, payload_sha256, region_totals, section_totals,
          symbol_count, analysis_version, target_id, commit_id)
-       VALUES ($8, $9, $10, $11, $12, $13, $14, $15::report_kind, 'pending', $16, $17,
+       VALUES ($8, $9, $10, $11, $12, $13, $14, $15::report_kind, 'pending', $16::bytea, $17,
          $18::jsonb, $19::jsonb, $20, $21, $22, (SELECT id FROM commit))
        ON CONFLICT (target_id, commit_id) DO UPDATE SET
          parent_sha = EXCLUDED.parent_sha, no_parent = EXCLUDED.no_parent,
@@ -103,7 +154,17 @@ export class ReportStore {
          version = reports.version + 1, overwrite_count = reports.overwrite_count + 1,
          updated_at = now()
        WHERE $23::boolean
-       RETURNING id::text, version, overwrite_count > 0 AS overwritten`,
+       RETURNING id, version, overwrite_count > 0 AS overwritten
+       ), version AS (
+         INSERT INTO report_versions (report_id, version, target_id, header, record)
+         SELECT id, version, $22::uuid, $24::bytea, $25::bytea FROM report
+       ), blocks AS (
+         INSERT INTO symbol_blocks (target_id, hash, data, symbol_count, report_id, version)
+         SELECT $22::uuid, b.hash, b.data, b.symbols, report.id, report.version
+         FROM unnest($26::bytea[], $27::bytea[], $28::int[]) AS b(hash, data, symbols), report
+         ON CONFLICT DO NOTHING
+       )
+       SELECT id::text, version, overwritten FROM report`,
       [
         projectId,
         upload.commitSha,
@@ -120,7 +181,8 @@ export class ReportStore {
         upload.pr.authorName,
         upload.pr.authorEmail,
         upload.kind,
-        gzip,
+        // The whole payload is no longer kept (the legacy column stays null).
+        null,
         sha256,
         JSON.stringify(totals.regions),
         JSON.stringify(totals.sections),
@@ -128,6 +190,11 @@ export class ReportStore {
         upload.analysisVersion,
         target.id,
         policy.replace,
+        header,
+        record,
+        blocks.hashes,
+        blocks.data,
+        blocks.symbols,
       ],
     );
     if (!report.rows[0]) {

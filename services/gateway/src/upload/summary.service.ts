@@ -5,7 +5,7 @@ import {
   type SummaryResponse,
   type SummaryTarget,
 } from '@memtrail/contracts';
-import { PrismaClient } from '@memtrail/db';
+import { PrismaClient, SqlPool } from '@memtrail/db';
 import { GatewayConfig } from '../config.js';
 import { evaluateBudgets, toBudgetRules } from './budgets.js';
 import { changesAgainstParent } from './changes.js';
@@ -41,6 +41,7 @@ export class SummaryService {
 
   constructor(
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
 
@@ -80,7 +81,7 @@ export class SummaryService {
       const regions = shownRegions(plan, totals);
       // PR comments are not latency-bound, so they always get symbol changes when available.
       const compared = await changesAgainstParent(
-        this.prisma,
+        this.sql,
         {
           plan,
           projectId,

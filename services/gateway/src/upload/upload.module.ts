@@ -29,7 +29,7 @@ import { UploadService } from './upload.service.js';
       useFactory: (config: GatewayConfig) =>
         new DecodePool(
           config.UPLOAD_DECODE_THREADS,
-          { maxBytes: config.UPLOAD_MAX_BYTES, keepSymbols: config.UPLOAD_SYMBOL_CHANGES },
+          { maxBytes: config.UPLOAD_MAX_BYTES },
           // Admission lets no more uploads in; this bound holds should that ever change.
           { maxQueue: config.UPLOAD_INFLIGHT_MAX },
         ),

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { RegionPlan, type UploadResponseData } from '@memtrail/contracts';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import { enqueueReport, type ReportsQueue } from '@memtrail/queue';
 import { GatewayConfig } from '../config.js';
 import type { Uploader } from './auth/uploader.js';
@@ -25,7 +25,7 @@ export class UploadService {
   private readonly logger = new Logger(UploadService.name);
 
   constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(ReportStore) private readonly reports: ReportStore,
     @Inject(DecodePool) private readonly decoder: DecodePool,
     @Inject(REPORTS_QUEUE) private readonly queue: ReportsQueue,
@@ -46,7 +46,7 @@ export class UploadService {
     }
     const plan = RegionPlan.of(stored.regionConfig);
     const changes = await changesAgainstParent(
-      this.prisma,
+      this.sql,
       {
         plan,
         projectId,
@@ -55,7 +55,6 @@ export class UploadService {
         parentSha: upload.parentSha,
         totals: stored.totals,
         parentTotals: stored.parentTotals,
-        ...(upload.kind === 'full' ? { report: upload.report } : {}),
       },
       this.config.UPLOAD_SYMBOL_CHANGES,
       this.logger,

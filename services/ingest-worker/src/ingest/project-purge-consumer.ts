@@ -9,7 +9,7 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createRedisConnection, QueueNames, type ProjectPurgeJob } from '@memtrail/queue';
 import { WorkerConfig } from '../config.js';
-import { ClickHouseWriter } from './clickhouse-writer.js';
+import { BlockWriter } from './block-writer.js';
 
 /**
  * Removes a deleted project's ClickHouse rows. The gateway deletes the project in Postgres and
@@ -23,7 +23,7 @@ export class ProjectPurgeConsumer implements OnApplicationBootstrap, OnApplicati
 
   constructor(
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
-    @Inject(ClickHouseWriter) private readonly writer: ClickHouseWriter,
+    @Inject(BlockWriter) private readonly writer: BlockWriter,
   ) {}
 
   onApplicationBootstrap(): void {

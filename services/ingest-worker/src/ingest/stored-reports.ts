@@ -1,116 +1,265 @@
+import { gzipSync } from 'node:zlib';
 import { Inject, Injectable } from '@nestjs/common';
-import { SqlPool, type ReportStatus } from '@memtrail/db';
+import {
+  inTransaction,
+  readStoredPayload,
+  SqlPool,
+  type ReportStatus,
+  type VersionKey,
+} from '@memtrail/db';
+import { UnrecoverableError } from 'bullmq';
+import {
+  blockEvents,
+  decodeRecord,
+  storedForm,
+  type StoredForm,
+  type VersionRecord,
+} from '@memtrail/symbol-blocks';
 
 /** A stored report with what ingesting it needs. */
 export interface StoredReport {
   id: string;
   targetId: string;
   projectId: string;
-  commitSha: string;
-  /** Commit time, else upload time: the time axis of the rows. */
-  commitTime: Date;
   kind: 'full' | 'identical' | 'build_failed';
   parentSha: string | null;
   version: number;
   ingestedVersion: number | null;
-  /** The ingest batch this version was written in, when one was formed for it. */
-  batchId: string | null;
-  /** The upload envelope, gzip-compressed. */
-  payload: Buffer;
+  /** The current version's record; null for an identical build whose record is not copied yet. */
+  record: Buffer | null;
+  /** Whether the current version is stored as a version at all (or only as a legacy payload). */
+  hasVersion: boolean;
 }
 
-/** One report version of an ingest batch. */
-export interface BatchMember {
-  id: string;
-  version: number;
+/** Blocks stored first by one upload and not yet in ClickHouse: written together. */
+export interface PendingBlocks {
+  upload: VersionKey;
+  blocks: { hash: string; data: Buffer }[];
 }
 
-const SELECT_REPORT = `
-  SELECT r.id::text, r.target_id::text AS "targetId", t.project_id::text AS "projectId",
-         c.sha AS "commitSha", COALESCE(c.committed_at, r.created_at) AS "commitTime",
-         r.kind::text, r.parent_sha AS "parentSha", r.version,
-         r.ingested_version AS "ingestedVersion",
-         CASE WHEN r.ingest_batch_version = r.version THEN r.ingest_batch_id::text END AS "batchId",
-         r.payload
-  FROM reports r JOIN targets t ON t.id = r.target_id JOIN commits c ON c.id = r.commit_id`;
-
-/** A parent's state, for an identical build that copies its rows. */
+/** A report of the same target, by commit (an identical build's parent). */
 export interface CommitReport {
   id: string;
-  ingestedVersion: number | null;
+  version: number;
   status: ReportStatus;
   lastError: string | null;
+  /** The current version's record, when stored and known. */
+  record: Buffer | null;
 }
 
+const hex = (hashes: readonly string[]) => hashes.map((h) => Buffer.from(h, 'hex'));
+
 /**
- * The worker's reads and writes of the `reports` table, in plain SQL: every job loads a payload
- * of hundreds of kilobytes and marks its report, and through Prisma's query compiler those two
- * statements cost about 45 ms of CPU per report (see SqlPool).
+ * The worker's reads and writes of Postgres, in plain SQL (see SqlPool): the report and its
+ * version, the blocks still to write to ClickHouse, and the version's block events and
+ * ingestion, recorded together.
  */
 @Injectable()
 export class StoredReports {
   constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
 
   async load(id: string): Promise<StoredReport | null> {
-    const { rows } = await this.sql.query<StoredReport>(`${SELECT_REPORT} WHERE r.id = $1`, [id]);
+    const { rows } = await this.sql.query<StoredReport>(
+      `SELECT r.id::text, r.target_id::text AS "targetId", t.project_id::text AS "projectId",
+              r.kind::text, r.parent_sha AS "parentSha", r.version,
+              r.ingested_version AS "ingestedVersion", v.record, v.report_id IS NOT NULL AS "hasVersion"
+       FROM reports r JOIN targets t ON t.id = r.target_id
+       LEFT JOIN report_versions v ON v.report_id = r.id AND v.version = r.version
+       WHERE r.id = $1`,
+      [id],
+    );
     return rows[0] ?? null;
   }
 
   /**
-   * Records `batchId` as the batch of each member version that is still current, not ingested
-   * and in no batch yet; returns the ids recorded. Only they may be written under its token.
+   * Turns an upload stored before report versions (a whole gzip payload) into its version and
+   * blocks, as the gateway stores uploads now, and clears the payload. False when there is no
+   * payload to convert (another job did it, or the report changed).
    */
-  async joinBatch(batchId: string, members: readonly BatchMember[]): Promise<Set<string>> {
-    const { rows } = await this.sql.query<{ id: string }>(
-      `UPDATE reports r SET ingest_batch_id = $1, ingest_batch_version = m.version
-       FROM unnest($2::uuid[], $3::int[]) AS m(id, version)
-       WHERE r.id = m.id AND r.version = m.version
-         AND r.ingested_version IS DISTINCT FROM m.version
-         AND r.ingest_batch_version IS DISTINCT FROM m.version
-       RETURNING r.id::text`,
-      [batchId, members.map((m) => m.id), members.map((m) => m.version)],
+  async convertLegacyPayload(report: StoredReport): Promise<boolean> {
+    const { rows } = await this.sql.query<{ payload: Buffer | null }>(
+      'SELECT payload FROM reports WHERE id = $1 AND version = $2',
+      [report.id, report.version],
     );
-    return new Set(rows.map((row) => row.id));
+    const payload = rows[0]?.payload;
+    if (!payload) return false;
+    let form: StoredForm;
+    try {
+      form = storedForm(await readStoredPayload(payload), report.kind);
+    } catch (error) {
+      throw new UnrecoverableError(
+        `report ${report.id}: stored payload is unreadable: ${(error as Error).message}`,
+      );
+    }
+    await inTransaction(this.sql, async (db) => {
+      const { rowCount } = await db.query(
+        `INSERT INTO report_versions (report_id, version, target_id, header, record)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+        [report.id, report.version, report.targetId, form.header, form.record],
+      );
+      if (rowCount === 0) return;
+      const data = form.blocks.map((b) => gzipBlock(b.canonical));
+      await db.query(
+        `INSERT INTO symbol_blocks (target_id, hash, data, symbol_count, report_id, version)
+         SELECT $1, b.hash, b.data, b.symbols, $5, $6
+         FROM unnest($2::bytea[], $3::bytea[], $4::int[]) AS b(hash, data, symbols)
+         ON CONFLICT DO NOTHING`,
+        [
+          report.targetId,
+          hex(form.blocks.map((b) => b.hash)),
+          data,
+          form.blocks.map((b) => b.symbolCount),
+          report.id,
+          report.version,
+        ],
+      );
+      await db.query('UPDATE reports SET payload = NULL WHERE id = $1 AND version = $2', [
+        report.id,
+        report.version,
+      ]);
+    });
+    return true;
   }
 
-  /** The batch's members that are still current and not yet ingested, for replaying it. */
-  async pendingMembers(batchId: string): Promise<StoredReport[]> {
-    const { rows } = await this.sql.query<StoredReport>(
-      `${SELECT_REPORT}
-       WHERE r.ingest_batch_id = $1 AND r.ingest_batch_version = r.version
-         AND r.ingested_version IS DISTINCT FROM r.version
-       ORDER BY r.id`,
-      [batchId],
-    );
-    return rows;
-  }
-
-  /**
-   * Makes each member's version the readable one; returns the ids marked. A member missing from
-   * the result was replaced by a newer overwrite meanwhile (its own job will mark it).
-   */
-  async markIngested(members: readonly BatchMember[]): Promise<Set<string>> {
-    const { rows } = await this.sql.query<{ id: string }>(
-      `UPDATE reports r SET status = 'ingested', ingested_version = m.version,
-              ingested_at = now(), last_error = NULL, updated_at = now()
-       FROM unnest($1::uuid[], $2::int[]) AS m(id, version)
-       WHERE r.id = m.id AND r.version = m.version
-       RETURNING r.id::text`,
-      [members.map((m) => m.id), members.map((m) => m.version)],
-    );
-    return new Set(rows.map((row) => row.id));
-  }
-
-  /** The report of `sha` on the same target, with the version ClickHouse holds. */
+  /** The report of `sha` on the same target, with its current version's record. */
   async ofCommit(targetId: string, sha: string): Promise<CommitReport | null> {
     const { rows } = await this.sql.query<CommitReport>(
-      `SELECT r.id::text, r.ingested_version AS "ingestedVersion", r.status::text AS status,
-              r.last_error AS "lastError"
+      `SELECT r.id::text, r.version, r.status::text AS status, r.last_error AS "lastError", v.record
        FROM reports r JOIN targets t ON t.id = r.target_id
        JOIN commits c ON c.id = r.commit_id AND c.project_id = t.project_id
+       LEFT JOIN report_versions v ON v.report_id = r.id AND v.version = r.version
        WHERE r.target_id = $1 AND c.sha = $2 LIMIT 1`,
       [targetId, sha],
     );
     return rows[0] ?? null;
   }
+
+  /** Gives an identical build's version its parent's record (once; a retry finds it set). */
+  async copyRecord(report: StoredReport, record: Buffer): Promise<void> {
+    await this.sql.query(
+      `UPDATE report_versions SET record = $3
+       WHERE report_id = $1 AND version = $2 AND record IS NULL`,
+      [report.id, report.version, record],
+    );
+  }
+
+  /**
+   * The blocks of `hashes` not yet in ClickHouse, with every other block of the uploads that
+   * stored them first: each upload's blocks are written in one insert under one token.
+   */
+  async pendingBlocks(targetId: string, hashes: readonly string[]): Promise<PendingBlocks[]> {
+    const { rows } = await this.sql.query<{
+      report_id: string;
+      version: number;
+      hash: Buffer;
+      data: Buffer;
+    }>(
+      `SELECT b.report_id::text, b.version, b.hash, b.data FROM symbol_blocks b
+       WHERE NOT b.ingested AND (b.report_id, b.version) IN (
+         SELECT report_id, version FROM symbol_blocks
+         WHERE target_id = $1 AND hash = ANY($2::bytea[]) AND NOT ingested)
+       ORDER BY b.report_id, b.version, b.hash`,
+      [targetId, hex(hashes)],
+    );
+    const uploads = new Map<string, PendingBlocks>();
+    for (const row of rows) {
+      const key = `${row.report_id}/${row.version}`;
+      let upload = uploads.get(key);
+      if (!upload) {
+        upload = { upload: { reportId: row.report_id, version: row.version }, blocks: [] };
+        uploads.set(key, upload);
+      }
+      upload.blocks.push({ hash: row.hash.toString('hex'), data: row.data });
+    }
+    return [...uploads.values()];
+  }
+
+  async markBlocksIngested(upload: VersionKey): Promise<void> {
+    await this.sql.query(
+      `UPDATE symbol_blocks SET ingested = true
+       WHERE report_id = $1 AND version = $2 AND NOT ingested`,
+      [upload.reportId, upload.version],
+    );
+  }
+
+  /**
+   * The version whose blocks this one's events count from: the parent's ingested version, else
+   * the target's most recently ingested one (any version gives correct counts; a close one
+   * gives few events). Null for a target's first report.
+   */
+  async baseFor(report: StoredReport): Promise<{ key: VersionKey; record: VersionRecord } | null> {
+    const { rows } = await this.sql.query<{ report_id: string; version: number; record: Buffer }>(
+      `SELECT v.report_id::text, v.version, v.record FROM report_versions v
+       JOIN (
+         (SELECT r.id, r.ingested_version, 0 AS rank FROM reports r
+          JOIN commits c ON c.id = r.commit_id
+          WHERE r.target_id = $1 AND c.project_id = $2 AND c.sha = $3
+            AND r.ingested_version IS NOT NULL AND r.id <> $4)
+         UNION ALL
+         (SELECT r.id, r.ingested_version, 1 FROM reports r
+          WHERE r.target_id = $1 AND r.ingested_version IS NOT NULL AND r.id <> $4
+          ORDER BY r.ingested_at DESC LIMIT 1)
+       ) b ON v.report_id = b.id AND v.version = b.ingested_version
+       WHERE v.record IS NOT NULL
+       ORDER BY b.rank LIMIT 1`,
+      [report.targetId, report.projectId, report.parentSha ?? '', report.id],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      key: { reportId: row.report_id, version: row.version },
+      record: decodeRecord(row.record),
+    };
+  }
+
+  /**
+   * Records the version's block events against its base and makes the version readable, in
+   * one transaction; only a version still current is marked (a newer overwrite stays pending).
+   * False when the report moved on meanwhile.
+   */
+  async markIngested(
+    report: StoredReport,
+    record: VersionRecord,
+    base: { key: VersionKey; record: VersionRecord } | null,
+  ): Promise<boolean> {
+    const events = [...blockEvents(record, base?.record ?? null)];
+    return inTransaction(this.sql, async (db) => {
+      const current = await db.query<{ version: number }>(
+        'SELECT version FROM reports WHERE id = $1 FOR UPDATE',
+        [report.id],
+      );
+      if (current.rows[0]?.version !== report.version) return false;
+      await db.query('DELETE FROM block_events WHERE report_id = $1 AND version = $2', [
+        report.id,
+        report.version,
+      ]);
+      await db.query(
+        `INSERT INTO block_events (target_id, block_hash, report_id, version, delta)
+         SELECT $1, e.hash, $2, $3, e.delta FROM unnest($4::bytea[], $5::int[]) AS e(hash, delta)`,
+        [
+          report.targetId,
+          report.id,
+          report.version,
+          hex(events.map(([hash]) => hash)),
+          events.map(([, delta]) => delta),
+        ],
+      );
+      await db.query(
+        `UPDATE report_versions SET base_report_id = $3, base_version = $4
+         WHERE report_id = $1 AND version = $2`,
+        [report.id, report.version, base?.key.reportId ?? null, base?.key.version ?? null],
+      );
+      await db.query(
+        `UPDATE reports SET status = 'ingested', ingested_version = version, ingested_at = now(),
+                last_error = NULL, updated_at = now()
+         WHERE id = $1`,
+        [report.id],
+      );
+      return true;
+    });
+  }
+}
+
+function gzipBlock(canonical: Buffer): Buffer {
+  return gzipSync(canonical, { level: 6 });
 }

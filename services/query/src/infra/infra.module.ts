@@ -8,7 +8,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { ClickHouseClient, createClickHouse } from '@memtrail/clickhouse';
-import { createPrismaClient, PrismaClient } from '@memtrail/db';
+import { createPrismaClient, createSqlPool, PrismaClient, SqlPool } from '@memtrail/db';
 import { closeAll } from '@memtrail/logging';
 import { QueryConfig } from '../config.js';
 
@@ -18,6 +18,7 @@ class ConnectionCloser implements OnApplicationShutdown {
 
   constructor(
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
   ) {}
 
@@ -25,6 +26,7 @@ class ConnectionCloser implements OnApplicationShutdown {
     await closeAll(
       {
         postgres: () => this.prisma.$disconnect(),
+        'postgres pool': () => this.sql.end(),
         clickhouse: () => this.clickhouse.close(),
       },
       this.logger,
@@ -32,7 +34,7 @@ class ConnectionCloser implements OnApplicationShutdown {
   }
 }
 
-/** Postgres (metadata) and ClickHouse (per-symbol data), injectable by type. */
+/** Postgres (metadata, report versions) and ClickHouse (symbol blocks), injectable by type. */
 @Global()
 @Module({})
 export class InfraModule {
@@ -42,6 +44,8 @@ export class InfraModule {
       providers: [
         { provide: QueryConfig, useValue: config },
         { provide: PrismaClient, useFactory: () => createPrismaClient(config.DATABASE_URL) },
+        // Plain SQL for the reads of report versions and block events (see SqlPool).
+        { provide: SqlPool, useFactory: () => createSqlPool(config.DATABASE_URL) },
         {
           provide: ClickHouseClient,
           useFactory: () =>
@@ -49,7 +53,7 @@ export class InfraModule {
         },
         ConnectionCloser,
       ],
-      exports: [QueryConfig, PrismaClient, ClickHouseClient],
+      exports: [QueryConfig, PrismaClient, SqlPool, ClickHouseClient],
     };
   }
 }

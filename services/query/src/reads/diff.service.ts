@@ -16,21 +16,14 @@ import { ReportsRepository } from './reports.repository.js';
 import { ReportSymbolsCache } from './report-symbols.cache.js';
 import { versionOf } from './report.service.js';
 import { SourceRoots } from './source-roots.js';
-import {
-  SymbolStore,
-  type GroupRow,
-  type ReportVersion,
-  type SectionBytes,
-} from './symbol-store.js';
-
-/** Prefix of the stand-in symbols that carry unchanged bytes; never returned (always unchanged). */
-const UNCHANGED = '\u0000unchanged';
+import { reducedReports, withRegions } from '@memtrail/symbol-blocks';
+import { SymbolStore, type LoadedVersion, type ReportVersion } from '../store/symbol-store.js';
 
 /**
  * Server-side diffs with the diff engine of @memtrail/report (the same cascade the CLI shows).
- * Only name groups that differ leave ClickHouse: the rest is, per section and region, one
- * stand-in symbol of the same size on both sides, so section padding and every total still
- * reconcile exactly while 40k-symbol reports move a few hundred rows (see docs/query.md).
+ * Only the names held in blocks the two builds do not share reach the engine: the rest is, per
+ * section and region, one stand-in symbol of the same size on both sides, so section padding and
+ * every total still reconcile exactly while 40k-symbol reports read a few blocks (docs/query.md).
  * Both reports are read as the region configuration shows them (merged regions, source paths
  * relative to each report's build folder) before they are compared, so a region renamed in the
  * configuration or a checkout in another folder moves nothing.
@@ -64,7 +57,7 @@ export class DiffService {
     const { plan, planKey } = head;
     const [oldReport, newReport] = allSymbols
       ? await this.fullReports(a, b, plan, planKey)
-      : await this.reducedReports(a, b, plan);
+      : await this.reducedReports(a, b, plan, planKey);
     const diff = diffReports(oldReport, newReport, {
       includeUnchanged: allSymbols,
       includeZeroSize: zeroSize,
@@ -77,93 +70,98 @@ export class DiffService {
     };
   }
 
-  private async layouts(
-    a: ReportVersion,
-    b: ReportVersion,
-    plan: RegionPlan,
-  ): Promise<[Record<string, ReportRegion>, Record<string, ReportRegion>, SectionBytes[]]> {
-    const { regions, sections, bytes } = await this.store.layouts(a, b);
-    const build = (reportId: string) => {
-      const layout: Record<string, ReportRegion> = {};
-      for (const r of regions) {
-        if (r.report_id !== reportId) continue;
-        layout[r.name] = {
-          address: r.address,
-          limit_size: r.limit_size,
-          type: r.type,
-          used_size: r.used_size,
-          free_size: r.free_size,
-          utilization_percent: r.limit_size ? (r.used_size / r.limit_size) * 100 : 0,
-          sections: [],
-        };
-      }
-      for (const s of sections) {
-        if (s.report_id !== reportId) continue;
-        layout[s.region]?.sections.push({
-          name: s.name,
-          address: s.address,
-          size: s.size,
-          type: s.type,
-          end_address: s.address + s.size,
-        });
-      }
-      return layout;
-    };
-    const canonical = bytes.map((b) => ({ ...b, region: plan.canonical(b.region) }));
-    return [plan.mergeLayout(build(a.reportId)), plan.mergeLayout(build(b.reportId)), canonical];
-  }
-
   private async fullReports(
     a: ReportVersion,
     b: ReportVersion,
     plan: RegionPlan,
     planKey: string,
   ): Promise<[MemoryReport, MemoryReport]> {
-    const [[oldLayout, newLayout], oldSymbols, newSymbols] = await Promise.all([
-      this.layouts(a, b, plan),
+    const [oldVersion, newVersion, oldSymbols, newSymbols] = await Promise.all([
+      this.store.version(a),
+      this.store.version(b),
       this.symbols.get(a, plan, planKey),
       this.symbols.get(b, plan, planKey),
     ]);
-    return [report(oldLayout, oldSymbols.rows), report(newLayout, newSymbols.rows)];
+    return [
+      report(layoutOf(plan, oldVersion), oldSymbols.rows),
+      report(layoutOf(plan, newVersion), newSymbols.rows),
+    ];
   }
 
+  /**
+   * The reports reduced to the names held in blocks the two versions do not share (read from
+   * memory or ClickHouse), plus stand-ins for the rest (@memtrail/symbol-blocks). Both sides are
+   * first put as the configuration shows them — regions merged under their canonical names —
+   * so a renamed region shares its blocks. Source paths are made relative afterwards, which
+   * keeps shared blocks equal only when both sides strip the same build folder; otherwise the
+   * full reports are compared.
+   */
   private async reducedReports(
     a: ReportVersion,
     b: ReportVersion,
     plan: RegionPlan,
+    planKey: string,
   ): Promise<[MemoryReport, MemoryReport]> {
-    const [[oldLayout, newLayout, bytes], groups, oldRoot, newRoot] = await Promise.all([
-      this.layouts(a, b, plan),
-      this.store.differingGroups(a, b),
+    const [oldVersion, newVersion, oldRoot, newRoot] = await Promise.all([
+      this.store.version(a),
+      this.store.version(b),
       this.roots.of(plan, a),
       this.roots.of(plan, b),
     ]);
-    const oldSide = new FetchedSide(plan, oldRoot);
-    const newSide = new FetchedSide(plan, newRoot);
-    for (const g of groups) {
-      for (const row of g.old_rows) oldSide.add(g.name, row);
-      for (const row of g.new_rows) newSide.add(g.name, row);
-    }
+    if (oldRoot !== newRoot) return this.fullReports(a, b, plan, planKey);
+    const oldSide = {
+      record: withRegions(oldVersion.record, (r) => plan.canonical(r)),
+      layout: layoutOf(plan, oldVersion),
+    };
+    const newSide = {
+      record: withRegions(newVersion.record, (r) => plan.canonical(r)),
+      layout: layoutOf(plan, newVersion),
+    };
+    const [oldSymbols, newSymbols] = await reducedReports(oldSide, newSide, (hashes) =>
+      this.store.lookup(a, hashes),
+    );
+    const relative = (s: ReportSymbol) => ({
+      ...s,
+      source_file: relativeSource(s.source_file ?? '', oldRoot),
+    });
     return [
-      report(oldLayout, [...oldSide.symbols, ...oldSide.standIns(bytes, a.reportId, oldLayout)]),
-      report(newLayout, [...newSide.symbols, ...newSide.standIns(bytes, b.reportId, newLayout)]),
+      report(oldSide.layout, oldSymbols.map(relative)),
+      report(newSide.layout, newSymbols.map(relative)),
     ];
   }
 }
 
-/** Address of `section` in `region` (else anywhere, else 0: the symbols are unplaced anyway). */
-function sectionStart(
-  layout: Record<string, ReportRegion>,
-  section: string,
-  region: string,
-): number {
-  const inRegion = layout[region]?.sections.find((s) => s.name === section);
-  if (inRegion) return inRegion.address;
-  for (const r of Object.values(layout)) {
-    const found = r.sections.find((s) => s.name === section);
-    if (found) return found.address;
+/**
+ * A version's layout for the engine, as the read of the former per-report tables gave it:
+ * regions and their sections in address order (then name), the configuration's merges applied.
+ */
+function layoutOf(plan: RegionPlan, version: LoadedVersion): Record<string, ReportRegion> {
+  const byAddress = <T extends { address: number }>(
+    x: T & { name: string },
+    y: T & { name: string },
+  ) => x.address - y.address || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0);
+  const regions = Object.entries(version.layout)
+    .map(([name, r]) => ({ name, ...r }))
+    .sort(byAddress);
+  const layout: Record<string, ReportRegion> = {};
+  for (const r of regions) {
+    layout[r.name] = {
+      address: r.address,
+      limit_size: r.limit_size,
+      type: r.type ?? 'UNKNOWN',
+      used_size: r.used_size,
+      free_size: r.limit_size - r.used_size,
+      utilization_percent: r.limit_size ? (r.used_size / r.limit_size) * 100 : 0,
+      sections: [...(r.sections ?? [])].sort(byAddress).map((s) => ({
+        name: s.name,
+        address: s.address,
+        size: s.size,
+        type: s.type ?? 'data',
+        end_address: s.address + s.size,
+      })),
+    };
   }
-  return 0;
+  return plan.mergeLayout(layout);
 }
 
 function ingested(r: ReportRecord): ReportVersion {
@@ -189,8 +187,6 @@ function report(layout: Record<string, ReportRegion>, symbols: ReportSymbol[]): 
   };
 }
 
-const sectionKey = (section: string, region: string) => `${section}\u0000${region}`;
-
 /** Region deltas with their presentation, in display order. */
 function presentRegions(
   plan: RegionPlan,
@@ -212,59 +208,4 @@ function presentRegions(
       }),
     )
     .map(({ address: _address, ...r }) => r);
-}
-
-/** The symbols of differing groups on one side, and their bytes per section and region. */
-class FetchedSide {
-  readonly symbols: ReportSymbol[] = [];
-  private readonly bytes = new Map<string, number>();
-
-  constructor(
-    private readonly plan: RegionPlan,
-    /** The side's build folder, stripped from its source paths. */
-    private readonly root: string,
-  ) {}
-
-  add(name: string, row: GroupRow): void {
-    const [address, size, type, section, stored, source, archive, object_file, binding] = row;
-    const region = this.plan.canonical(stored);
-    this.symbols.push({
-      name,
-      address,
-      size,
-      type,
-      section,
-      source_file: relativeSource(source, this.root),
-      archive,
-      object_file,
-      binding,
-    });
-    const key = sectionKey(section, region);
-    this.bytes.set(key, (this.bytes.get(key) ?? 0) + size);
-  }
-
-  /**
-   * Per section and region, the bytes of symbols left in ClickHouse (all bytes minus those
-   * fetched) as one symbol at the start of that section in that region, so the engine's
-   * placement counts them in the section instance where the real symbols lie.
-   */
-  standIns(
-    all: SectionBytes[],
-    reportId: string,
-    layout: Record<string, ReportRegion>,
-  ): ReportSymbol[] {
-    return all
-      .filter((b) => b.report_id === reportId)
-      .map((b) => ({ b, rest: b.bytes - (this.bytes.get(sectionKey(b.section, b.region)) ?? 0) }))
-      .filter(({ rest }) => rest !== 0)
-      .map(({ b, rest }) => ({
-        name: `${UNCHANGED} ${b.section} ${b.region}`,
-        address: sectionStart(layout, b.section, b.region),
-        size: rest,
-        type: 'OBJECT',
-        binding: 'LOCAL',
-        section: b.section,
-        source_file: '',
-      }));
-  }
 }

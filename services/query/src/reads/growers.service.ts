@@ -6,7 +6,7 @@ import { ReportsRepository } from './reports.repository.js';
 import { versionOf } from './report.service.js';
 import { badRequest } from './errors.js';
 import { SourceRoots } from './source-roots.js';
-import { SymbolStore } from './symbol-store.js';
+import { SymbolStore } from '../store/symbol-store.js';
 import { relativeSource } from '@memtrail/report';
 
 /**

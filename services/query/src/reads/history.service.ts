@@ -3,18 +3,18 @@ import type { HistoryData, HistoryEvent, HistoryRequest, SeriesCommit } from '@m
 import { stripCloneSuffixes } from '@memtrail/report';
 import { ReportsRepository } from './reports.repository.js';
 import { seriesCommit, SelectionRepository } from './selection.repository.js';
-import { SymbolStore, type VersionedSize } from './symbol-store.js';
+import { SymbolStore, type HistorySubject, type SubjectSize } from '../store/symbol-store.js';
 
 /** A subject's size in one report version, and the names counted. */
-interface Found extends VersionedSize {
+interface Found extends SubjectSize {
   names?: string[];
 }
 
 /**
  * One symbol's (or source file's) size along a branch or chain. Postgres picks the reports and
- * the version of each that is complete; ClickHouse gives the subject's size in every version
- * of the target in one range read; the two are joined here. Reports still being ingested for
- * the first time (and failed builds) have no rows yet and are left out rather than shown as 0.
+ * the version of each that is complete; the store counts the blocks holding the subject in each
+ * of those versions (docs/query.md). Reports still being ingested for the first time (and
+ * failed builds) have no rows yet and are left out rather than shown as 0.
  */
 @Injectable()
 export class HistoryService {
@@ -31,47 +31,45 @@ export class HistoryService {
    */
   symbol(req: HistoryRequest): Promise<HistoryData> {
     const stem = stripCloneSuffixes(req.subject);
-    return this.history(req, async (p, t) => {
-      const rows = await this.store.cloneFamilySizes(p, t, stem);
-      const byVersion = new Map<string, (VersionedSize & { name: string })[]>();
-      for (const row of rows) {
-        if (stripCloneSuffixes(row.name) !== stem) continue;
-        const key = `${row.report_id}/${row.ingest_version}`;
-        byVersion.set(key, [...(byVersion.get(key) ?? []), row]);
-      }
-      return [...byVersion.values()].map((family): Found => {
-        const exact = family.filter((row) => row.name === req.subject);
-        const counted = exact.length ? exact : family;
-        return {
-          report_id: family[0]!.report_id,
-          ingest_version: family[0]!.ingest_version,
-          size: counted.reduce((sum, row) => sum + row.size, 0),
-          count: counted.reduce((sum, row) => sum + row.count, 0),
-          names: counted.map((row) => row.name).sort(),
-        };
-      });
+    return this.history(req, { by: 'name', stem }, (sizes): Found | undefined => {
+      const family = [...sizes].filter(([name]) => stripCloneSuffixes(name) === stem);
+      const exact = family.filter(([name]) => name === req.subject);
+      const counted = exact.length ? exact : family;
+      if (counted.length === 0) return undefined;
+      return {
+        size: counted.reduce((sum, [, s]) => sum + s.size, 0),
+        count: counted.reduce((sum, [, s]) => sum + s.count, 0),
+        names: counted.map(([name]) => name).sort(),
+      };
     });
   }
 
   /** A source file by its path as stored in the reports. */
   file(req: HistoryRequest): Promise<HistoryData> {
-    return this.history(req, (p, t) => this.store.fileSizes(p, t, req.subject));
+    return this.history(req, { by: 'source_file', path: req.subject }, (sizes) =>
+      sizes.get(req.subject),
+    );
   }
 
   private async history(
     req: HistoryRequest,
-    sizes: (projectId: string, targetId: string) => Promise<Found[]>,
+    subject: HistorySubject,
+    pick: (sizes: Map<string, SubjectSize>) => Found | undefined,
   ): Promise<HistoryData> {
     const target = await this.reports.target(req);
-    const [{ reports, truncated }, rows] = await Promise.all([
-      this.selection.select(target, req.selection),
-      sizes(target.projectId, target.id),
-    ]);
-    const byVersion = new Map(rows.map((r) => [`${r.report_id}/${r.ingest_version}`, r]));
+    const { reports, truncated } = await this.selection.select(target, req.selection);
     const readable = reports.filter(
       (r) => r.ingested_version !== null && r.kind !== 'build_failed',
     );
-    const found = readable.map((r) => byVersion.get(`${r.id}/${r.ingested_version}`));
+    const sizes = await this.store.subjectSizes(
+      { projectId: target.projectId, targetId: target.id },
+      subject,
+      readable.map((r) => ({ reportId: r.id, version: r.ingested_version! })),
+    );
+    const found = readable.map((r) => {
+      const inVersion = sizes.get(`${r.id}/${r.ingested_version}`);
+      return inVersion && pick(inVersion);
+    });
     const commits = readable.map(seriesCommit);
     const size = found.map((f) => f?.size ?? 0);
     const present = found.map((f) => f !== undefined);

@@ -12,17 +12,17 @@ import { ReportsRepository } from './reports.repository.js';
 import { SelectionRepository } from './selection.repository.js';
 import { SeriesService } from './series.service.js';
 import { SourceRoots } from './source-roots.js';
-import { SymbolStore } from './symbol-store.js';
+import { StoreModule } from '../store/store.module.js';
 import { SymbolsService } from './symbols.service.js';
 import { TimelineCache } from './timeline.cache.js';
 
 @Module({
+  imports: [StoreModule],
   controllers: [ReadsController],
   providers: [
     ReportsRepository,
     TimelineCache,
     SelectionRepository,
-    SymbolStore,
     SourceRoots,
     ReportSymbolsCache,
     HeadsService,

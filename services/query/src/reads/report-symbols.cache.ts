@@ -3,7 +3,7 @@ import type { RegionPlan, ReportSymbolRow, SymbolSortKey } from '@memtrail/contr
 import { relativeSource } from '@memtrail/report';
 import { QueryConfig } from '../config.js';
 import { SourceRoots } from './source-roots.js';
-import { SymbolStore, type ReportVersion } from './symbol-store.js';
+import { SymbolStore, type ReportVersion } from '../store/symbol-store.js';
 
 /** Bytes of a row's fixed fields and object overhead, on top of its strings (2 bytes a char). */
 const ROW_OVERHEAD = 160;
@@ -138,12 +138,10 @@ export class ReportSymbolsCache {
   }
 
   private async load(version: ReportVersion, plan: RegionPlan): Promise<ReportSymbols> {
-    const rows = await this.store.symbols(version);
-    const root = this.roots.fromPaths(
-      plan,
-      version,
-      rows.map((r) => r.source_file),
-    );
+    const [rows, root] = await Promise.all([
+      this.store.symbols(version),
+      this.roots.of(plan, version),
+    ]);
     for (const row of rows) {
       row.region = plan.canonical(row.region);
       row.source_file = relativeSource(row.source_file, root);

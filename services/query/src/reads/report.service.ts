@@ -13,7 +13,7 @@ import { badRequest } from './errors.js';
 import { commitInfo, reportInfo, storedRegions, type ReportRecord } from './report-rows.js';
 import { ReportsRepository } from './reports.repository.js';
 import { ReportSymbolsCache, type ReportSymbols } from './report-symbols.cache.js';
-import { SymbolStore, type ReportVersion } from './symbol-store.js';
+import { SymbolStore, type ReportVersion } from '../store/symbol-store.js';
 import { buildTree } from './tree.js';
 
 interface StoredRegion {

@@ -51,8 +51,9 @@ function rejection(status: number, message: string): HttpException {
 /**
  * Decodes uploads on worker threads (piscina). Parsing and checking a 10k-symbol report takes
  * tens of milliseconds of CPU; on the event loop every concurrent upload and read would queue
- * behind it, and one gateway process would use a single core. The threads send back only the
- * checked metadata and totals, never the parsed symbols (unless symbol changes are asked for).
+ * behind it, and one gateway process would use a single core. The threads send back the
+ * checked metadata and totals and the stored form (header, record, packed blocks), never the
+ * parsed symbols.
  * At most `maxQueue` uploads wait for a thread; beyond that the caller gets a 503 (admission
  * normally refuses them earlier, see UploadAdmission).
  *
@@ -113,9 +114,7 @@ export class DecodePool implements OnApplicationShutdown {
     if ('rejected' in reply) throw rejection(reply.rejected.status, reply.rejected.message);
     if ('failed' in reply)
       throw new Error(`decoding the upload failed on its thread: ${reply.failed}`);
-    // Structured cloning turns Buffers into plain Uint8Arrays; callers expect a Buffer.
-    const { gzip } = reply.result;
-    return { ...reply.result, gzip: Buffer.from(gzip.buffer, gzip.byteOffset, gzip.byteLength) };
+    return reply.result;
   }
 
   async onApplicationShutdown(): Promise<void> {

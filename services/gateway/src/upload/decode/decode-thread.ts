@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { decodeUpload } from './decode-upload.js';
+import { decodedBuffers, decodeUpload } from './decode-upload.js';
 import { transferable, type DecodeReply, type DecodeTask } from './decode-pool.js';
 
 /** A decode thread of DecodePool (piscina calls it once per upload). */
@@ -10,13 +10,13 @@ export default async function decode({ raw, options }: DecodeTask): Promise<unkn
   try {
     const result = await decodeUpload(raw, options);
     reply = { result };
-    transfer = transferable(result.gzip);
+    transfer = decodedBuffers(result).flatMap(transferable);
   } catch (error) {
     reply =
       error instanceof HttpException
         ? { rejected: { status: error.getStatus(), message: error.message } }
         : { failed: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
-  // The stored gzip (hundreds of kilobytes) is moved back, not copied.
+  // Header, record and blocks (hundreds of kilobytes) are moved back, not copied.
   return move({ [transferableSymbol]: transfer, [valueSymbol]: reply });
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { gunzipSync, gzip as gzipCallback } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
+import type { UploadEnvelope } from '@memtrail/contracts';
+import { HASH_BYTES, storedForm, type BuiltBlock } from '@memtrail/symbol-blocks';
 import { computeTotals, type Totals } from '../totals.js';
 import { validateUpload, type ValidUpload } from '../validate-upload.js';
 
@@ -15,8 +16,17 @@ export interface RawUpload {
 export interface DecodeOptions {
   /** Largest body accepted, compressed and uncompressed alike. */
   maxBytes: number;
-  /** Keep the symbols in the result (only needed for symbol changes in the answer). */
-  keepSymbols: boolean;
+}
+
+/**
+ * The distinct blocks of a report, packed for a cheap hand-over between threads: block i has
+ * hash `hashes[16i … 16i+16)` and canonical bytes `data[ends[i-1] … ends[i])`.
+ */
+export interface PackedBlocks {
+  hashes: Uint8Array;
+  data: Uint8Array;
+  ends: Uint32Array;
+  symbolCounts: Uint32Array;
 }
 
 /** An upload checked and reduced to what storing it and answering need. */
@@ -25,8 +35,11 @@ export interface DecodedUpload {
   /** Region and section totals of the report (an identical build's come from its parent). */
   totals: Totals;
   symbolCount: number;
-  /** The document gzip-compressed, as stored: the client's own bytes when it sent gzip. */
-  gzip: Uint8Array;
+  /** The envelope without its symbols, gzip-compressed: the version's header. */
+  header: Uint8Array;
+  /** The version record; null for an identical build, whose record is its parent's. */
+  record: Uint8Array | null;
+  blocks: PackedBlocks;
   /** Hex SHA-256 of the uncompressed document. */
   sha256: string;
 }
@@ -34,31 +47,16 @@ export interface DecodedUpload {
 export const tooLarge = (maxBytes: number) =>
   new PayloadTooLargeException(`Request body exceeds the upload limit of ${maxBytes} bytes`);
 
-const gzipAsync = promisify(gzipCallback);
-
-/**
- * The document and its stored gzip form. A plain JSON body is compressed on libuv's thread pool
- * while the caller parses and checks the document, instead of before: for a 2.2 MB body that is
- * about 8 ms less before the acknowledgement when a core is free.
- */
-function decompress(raw: RawUpload, maxBytes: number): { text: Buffer; gzip: Promise<Uint8Array> } {
+function decompress(raw: RawUpload, maxBytes: number): Buffer {
   const bytes = Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength);
-  if (raw.encoding === 'identity' || raw.encoding === '') {
-    // Fast compression: the payload is stored, not archived, and this runs per upload. Output
-    // chunks of 1 MiB: at zlib's default of 16 KB the pool hands every chunk back to this
-    // thread, which is busy parsing, so the compression would wait for the parse.
-    return { text: bytes, gzip: gzipAsync(bytes, { level: 1, chunkSize: 1 << 20 }) };
-  }
+  if (raw.encoding === 'identity' || raw.encoding === '') return bytes;
   if (raw.encoding !== 'gzip' && raw.encoding !== 'x-gzip') {
     throw new BadRequestException(
       `Unsupported Content-Encoding "${raw.encoding}": send JSON or gzip-compressed JSON`,
     );
   }
   try {
-    return {
-      text: gunzipSync(bytes, { maxOutputLength: maxBytes }),
-      gzip: Promise.resolve(raw.bytes),
-    };
+    return gunzipSync(bytes, { maxOutputLength: maxBytes });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ERR_BUFFER_TOO_LARGE' || (error as RangeError).name === 'RangeError')
@@ -69,23 +67,14 @@ function decompress(raw: RawUpload, maxBytes: number): { text: Buffer; gzip: Pro
 
 /**
  * Everything CPU-heavy about an upload — decompression, JSON parsing, hashing, validation,
- * totals — in one step, so it can run on a decode thread and hand back only the small result.
- * Rejects with the 4xx HttpException the client should get.
+ * totals, and splitting the symbols into content-addressed blocks — in one step, so it can run
+ * on a decode thread and hand back only the small result (and the blocks, packed). Rejects with
+ * the 4xx HttpException the client should get.
  */
 export async function decodeUpload(raw: RawUpload, options: DecodeOptions): Promise<DecodedUpload> {
   if (raw.bytes.byteLength === 0)
     throw new BadRequestException('Request body is empty: send the report as JSON');
-  const { text, gzip } = decompress(raw, options.maxBytes);
-  // Together, so that a compression still running is awaited (or its failure handled) whatever
-  // the check finds.
-  const [stored, checked] = await Promise.all([
-    gzip,
-    Promise.resolve().then(() => checkDocument(text, options)),
-  ]);
-  return { ...checked, gzip: stored };
-}
-
-function checkDocument(text: Buffer, options: DecodeOptions): Omit<DecodedUpload, 'gzip'> {
+  const text = decompress(raw, options.maxBytes);
   let json: unknown;
   try {
     json = JSON.parse(text.toString('utf8'));
@@ -93,13 +82,54 @@ function checkDocument(text: Buffer, options: DecodeOptions): Omit<DecodedUpload
     throw new BadRequestException(`Request body is not valid JSON: ${(error as Error).message}`);
   }
   const upload = validateUpload(json);
-  const symbolCount = upload.report.symbols.length;
-  const totals = computeTotals(upload.report);
-  if (!options.keepSymbols) upload.report = { ...upload.report, symbols: [] };
+  const report = upload.report;
+  const symbolCount = report.symbols.length;
+  const totals = computeTotals(report);
+  const { header, record, blocks } = storedForm(json as UploadEnvelope, upload.kind);
+  // The symbols are in the blocks now; the rest of the gateway needs only the layout.
+  upload.report = { ...report, symbols: [] };
   return {
     upload,
     totals,
     symbolCount,
+    header,
+    record,
+    blocks: pack(blocks),
     sha256: createHash('sha256').update(text).digest('hex'),
   };
+}
+
+function pack(blocks: BuiltBlock[]): PackedBlocks {
+  const hashes = Buffer.alloc(blocks.length * HASH_BYTES);
+  const ends = new Uint32Array(blocks.length);
+  const symbolCounts = new Uint32Array(blocks.length);
+  let end = 0;
+  blocks.forEach((b, i) => {
+    hashes.write(b.hash, i * HASH_BYTES, 'hex');
+    end += b.canonical.length;
+    ends[i] = end;
+    symbolCounts[i] = b.symbolCount;
+  });
+  const data = Buffer.concat(
+    blocks.map((b) => b.canonical),
+    end,
+  );
+  return { hashes, data, ends, symbolCounts };
+}
+
+/** Block i of packed blocks: its hash and canonical bytes. */
+export function packedBlock(blocks: PackedBlocks, i: number): { hash: Buffer; data: Buffer } {
+  const start = i === 0 ? 0 : blocks.ends[i - 1]!;
+  return {
+    hash: Buffer.from(blocks.hashes.buffer, blocks.hashes.byteOffset + i * HASH_BYTES, HASH_BYTES),
+    data: Buffer.from(blocks.data.buffer, blocks.data.byteOffset + start, blocks.ends[i]! - start),
+  };
+}
+
+/** The buffers of a decoded upload that a thread can hand over without copying. */
+export function decodedBuffers(decoded: DecodedUpload): Uint8Array[] {
+  const { header, record, blocks } = decoded;
+  return [header, record, blocks.hashes, blocks.data, blocks.ends, blocks.symbolCounts]
+    .filter((view) => view !== null)
+    .map((view) => new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
 }

@@ -1,0 +1,35 @@
+import { gzipSync } from 'node:zlib';
+import type { UploadEnvelope } from '@memtrail/contracts';
+import { buildVersion, type BuiltBlock } from './build.js';
+import { encodeRecord } from './record.js';
+
+export type ReportKind = 'full' | 'identical' | 'build_failed';
+
+/** How one upload is stored: a small header, its version record and its blocks. */
+export interface StoredForm {
+  /** The envelope without its symbols (metadata, layout, …), gzip-compressed. */
+  header: Buffer;
+  /** Null for an identical build: its record is its parent's. */
+  record: Buffer | null;
+  /** Every distinct block of the report; the store keeps those it does not hold yet. */
+  blocks: BuiltBlock[];
+}
+
+/**
+ * Splits an upload into its stored form. A failed build has an empty record (no symbols, even
+ * if the upload listed some); an identical build none of its own.
+ */
+export function storedForm(envelope: UploadEnvelope, kind: ReportKind): StoredForm {
+  const report = envelope.memory_analysis;
+  const header = gzipSync(
+    JSON.stringify({ ...envelope, memory_analysis: { ...report, symbols: [] } }),
+    { level: 6 },
+  );
+  if (kind === 'identical') return { header, record: null, blocks: [] };
+  const built = buildVersion(
+    kind === 'full'
+      ? { symbols: report?.symbols ?? [], memory_layout: report?.memory_layout ?? {} }
+      : { symbols: [], memory_layout: {} },
+  );
+  return { header, record: encodeRecord(built.record), blocks: built.blocks };
+}

@@ -1,0 +1,165 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ClickHouseClient } from '@memtrail/clickhouse';
+import { SqlPool } from '@memtrail/db';
+import { occurrences } from '@memtrail/symbol-blocks';
+import { BLOCKS_TABLE } from './block-cache.js';
+
+/** A subject's bytes and symbol count in one version. */
+export interface SubjectSize {
+  size: number;
+  count: number;
+}
+
+export interface VersionRef {
+  reportId: string;
+  version: number;
+}
+
+const key = (reportId: string, version: number) => `${reportId}/${version}`;
+
+/**
+ * What a history follows: the symbols of one name family (a name and its compiler clones, as
+ * `stem`, `stem.constprop.0`, `stem [clone .isra.0]`), or of one source file.
+ */
+export type HistorySubject = { by: 'name'; stem: string } | { by: 'source_file'; path: string };
+
+/**
+ * One subject's size in many versions of a target without reading their records: ClickHouse
+ * names the blocks that hold the subject (a projection ordered by name or by file), Postgres
+ * gives each version's block events against its base, and the occurrences of those blocks in
+ * every version are the events summed along the chain of bases.
+ */
+@Injectable()
+export class BlockHistory {
+  constructor(
+    @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
+  ) {}
+
+  /** Per version wanted (`reportId/version`), per name or path found: bytes and symbols. */
+  async sizes(
+    projectId: string,
+    targetId: string,
+    subject: HistorySubject,
+    versions: readonly VersionRef[],
+  ): Promise<Map<string, Map<string, SubjectSize>>> {
+    const held = await this.blocksHolding(projectId, targetId, subject);
+    const result = new Map<string, Map<string, SubjectSize>>();
+    const hashes = [...held.keys()];
+    if (hashes.length === 0 || versions.length === 0) return result;
+    const [events, bases] = await Promise.all([
+      this.events(targetId, hashes),
+      this.bases(targetId),
+    ]);
+    const counts = occurrences(
+      versions.map((v) => key(v.reportId, v.version)),
+      (v) => bases.get(v),
+      (v) => events.get(v),
+    );
+    for (const [version, blocks] of counts) {
+      const sizes = new Map<string, SubjectSize>();
+      for (const [hash, n] of blocks) {
+        if (n === 0) continue;
+        for (const [subjectKey, size] of held.get(hash) ?? []) {
+          const total = sizes.get(subjectKey) ?? { size: 0, count: 0 };
+          total.size += n * size.size;
+          total.count += n * size.count;
+          sizes.set(subjectKey, total);
+        }
+      }
+      if (sizes.size > 0) result.set(version, sizes);
+    }
+    return result;
+  }
+
+  /**
+   * Per block holding the subject, per name (or path): its bytes and symbols (rows written
+   * twice kept once).
+   */
+  private async blocksHolding(
+    projectId: string,
+    targetId: string,
+    subject: HistorySubject,
+  ): Promise<Map<string, Map<string, SubjectSize>>> {
+    const like = subject.by === 'name' ? subject.stem.replace(/[\\%_]/g, (c) => `\\${c}`) : '';
+    const where =
+      subject.by === 'name'
+        ? `(name = {stem:String} OR name LIKE {raw:String} OR name LIKE {printed:String})`
+        : 'source_file = {path:String}';
+    const result = await this.clickhouse.query({
+      query: `SELECT block_hash, subject, sum(size) AS size, count() AS count FROM (
+                SELECT block_hash, ordinal, any(${subject.by}) AS subject, any(size) AS size
+                FROM ${BLOCKS_TABLE}
+                WHERE project_id = {projectId:String} AND target_id = {targetId:String} AND ${where}
+                GROUP BY block_hash, ordinal)
+              GROUP BY block_hash, subject`,
+      query_params:
+        subject.by === 'name'
+          ? {
+              projectId,
+              targetId,
+              stem: subject.stem,
+              raw: `${like}.%`,
+              printed: `${like} [clone .%`,
+            }
+          : { projectId, targetId, path: subject.path },
+      format: 'JSONEachRow',
+      clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+    });
+    const rows = await result.json<{
+      block_hash: string;
+      subject: string;
+      size: number;
+      count: number;
+    }>();
+    const held = new Map<string, Map<string, SubjectSize>>();
+    for (const r of rows) {
+      let names = held.get(r.block_hash);
+      if (!names) held.set(r.block_hash, (names = new Map()));
+      names.set(r.subject, { size: r.size, count: r.count });
+    }
+    return held;
+  }
+
+  /** Per version: the change in occurrences of each of the blocks. */
+  private async events(
+    targetId: string,
+    hashes: string[],
+  ): Promise<Map<string, Map<string, number>>> {
+    const { rows } = await this.sql.query<{
+      report_id: string;
+      version: number;
+      block_hash: Buffer;
+      delta: number;
+    }>(
+      `SELECT report_id::text, version, block_hash, delta FROM block_events
+       WHERE target_id = $1 AND block_hash = ANY($2::bytea[])`,
+      [targetId, hashes.map((h) => Buffer.from(h, 'hex'))],
+    );
+    const events = new Map<string, Map<string, number>>();
+    for (const row of rows) {
+      const k = key(row.report_id, row.version);
+      let map = events.get(k);
+      if (!map) events.set(k, (map = new Map()));
+      map.set(row.block_hash.toString('hex'), row.delta);
+    }
+    return events;
+  }
+
+  /** Every version of the target with the version its events count from. */
+  private async bases(targetId: string): Promise<Map<string, string>> {
+    const { rows } = await this.sql.query<{
+      report_id: string;
+      version: number;
+      base_report_id: string;
+      base_version: number;
+    }>(
+      `SELECT report_id::text, version, base_report_id::text, base_version FROM report_versions
+       WHERE target_id = $1 AND base_report_id IS NOT NULL`,
+      [targetId],
+    );
+    return new Map(
+      rows.map((r) => [key(r.report_id, r.version), key(r.base_report_id, r.base_version)]),
+    );
+  }
+}
