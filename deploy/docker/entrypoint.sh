@@ -28,11 +28,10 @@ case "$command" in
     ;;
   migrate)
     node "$root/packages/db/dist/cli/migrate.js"
-    # single: packages/clickhouse/migrations; cluster: Replicated + Distributed tables
-    # (deploy/clickhouse/cluster/migrations, see docs/operations.md).
+    # single: packages/clickhouse/migrations; cluster: their Replicated + Distributed form
+    # (docs/operations.md, "ClickHouse at scale").
     case "${CLICKHOUSE_TOPOLOGY:-single}" in
-      single) ;;
-      cluster) export CLICKHOUSE_MIGRATIONS_DIR="$root/deploy/clickhouse/cluster/migrations" ;;
+      single | cluster) ;;
       *) echo "entrypoint: CLICKHOUSE_TOPOLOGY must be single or cluster, got '$CLICKHOUSE_TOPOLOGY'" >&2; exit 2 ;;
     esac
     exec node "$root/packages/clickhouse/dist/cli/migrate.js"

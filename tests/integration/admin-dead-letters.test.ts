@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@memtrail/config';
@@ -65,11 +64,13 @@ describe('admin: ingestion dead letters', () => {
       },
     });
     const reportId = upload.body.data.report_id;
-    // Simulate a payload damaged at rest before any worker reads it: the job fails for good.
-    const good = (await prisma.report.findUniqueOrThrow({ where: { id: reportId } })).payload;
-    await prisma.report.update({
-      where: { id: reportId },
-      data: { payload: gzipSync('{') as Uint8Array<ArrayBuffer> },
+    // Simulate a stored version damaged at rest before any worker reads it: the job fails for
+    // good.
+    const key = { reportId_version: { reportId, version: 1 } };
+    const good = (await prisma.reportVersion.findUniqueOrThrow({ where: key })).record;
+    await prisma.reportVersion.update({
+      where: key,
+      data: { record: Buffer.from('damaged') as Uint8Array<ArrayBuffer> },
     });
     await startWorker();
     await eventually(
@@ -90,7 +91,7 @@ describe('admin: ingestion dead letters', () => {
       reason: expect.stringContaining('unreadable'),
     });
 
-    await prisma.report.update({ where: { id: reportId }, data: { payload: good } });
+    await prisma.reportVersion.update({ where: key, data: { record: good } });
     const retried = await call(
       gw.url,
       'POST',

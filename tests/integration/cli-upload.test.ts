@@ -12,7 +12,13 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@memtrail/config';
 import { createClickHouse, type ClickHouseClient } from '@memtrail/clickhouse';
 import type { MemoryReport, UploadSuccessResponse } from '@memtrail/contracts';
-import { createPrismaClient, type PrismaClient } from '@memtrail/db';
+import {
+  createPrismaClient,
+  createSqlPool,
+  readVersion,
+  type PrismaClient,
+  type SqlPool,
+} from '@memtrail/db';
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
@@ -22,6 +28,7 @@ import { AppModule } from '../../services/ingest-worker/src/app.module.js';
 import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 import { ELF, firmwareFiles, MAP, SCRIPT, SCRIPT_DIR } from '../../packages/cli/test/firmware.js';
 import { cleanEnv, makeRepo, tempDir } from '../../packages/cli/test/support.js';
+import { storedSymbols } from './support/stored-reports.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'packages', 'cli', 'dist', 'bin.js');
@@ -45,7 +52,6 @@ function cli(
 }
 
 interface SymbolRow {
-  symbol_index: number;
   name: string;
   address: number;
   size: number;
@@ -63,6 +69,7 @@ describe('memtrail CLI → gateway → ingest worker → ClickHouse', () => {
   const repo = tempDir('memtrail-cli-e2e-');
   let stores: IsolatedStores;
   let prisma: PrismaClient;
+  let sql: SqlPool;
   let clickhouse: ClickHouseClient;
   let gateway: INestApplication;
   let worker: INestApplicationContext;
@@ -75,6 +82,7 @@ describe('memtrail CLI → gateway → ingest worker → ClickHouse', () => {
     execFileSync('npx', ['tsc', '-b', 'packages/cli'], { cwd: ROOT, stdio: 'pipe' });
     stores = await createIsolatedStores();
     prisma = createPrismaClient(stores.databaseUrl);
+    sql = createSqlPool(stores.databaseUrl);
     clickhouse = createClickHouse({
       url: stores.clickhouseUrl,
       database: stores.clickhouseDatabase,
@@ -115,6 +123,7 @@ describe('memtrail CLI → gateway → ingest worker → ClickHouse', () => {
     await worker?.close();
     await gateway?.close();
     await prisma?.$disconnect();
+    await sql?.end();
     await clickhouse?.close();
     await stores?.cleanup();
     repo.cleanup();
@@ -141,34 +150,42 @@ describe('memtrail CLI → gateway → ingest worker → ClickHouse', () => {
     return { reportId, stderr: result.stderr };
   }
 
+  /** The report's symbols as stored: its record in Postgres, its blocks in ClickHouse. */
   async function symbolRows(reportId: string): Promise<SymbolRow[]> {
-    const result = await clickhouse.query({
-      query: `SELECT symbol_index, name, address, size, type, binding, section, source_file,
-                     source_line, visibility, archive, object_file
-              FROM symbols_v1 WHERE report_id = {id:String} AND ingest_version = 1
-              ORDER BY symbol_index`,
-      query_params: { id: reportId },
-      format: 'JSONEachRow',
-    });
-    return result.json<SymbolRow>();
+    return (await storedSymbols(sql, clickhouse, reportId, 1)).map((s) => ({
+      name: s.name,
+      address: s.address,
+      size: s.size,
+      type: s.type,
+      binding: s.binding,
+      section: s.section,
+      source_file: s.source_file,
+      source_line: s.source_line,
+      visibility: s.visibility,
+      archive: s.archive,
+      object_file: s.object_file,
+    }));
   }
 
+  /** Stored symbols come back in address order (at one address, in the report's order). */
   function expectRowsToBe(rows: SymbolRow[], report: MemoryReport): void {
     expect(rows).toEqual(
-      report.symbols.map((s, i) => ({
-        symbol_index: i,
-        name: s.name,
-        address: s.address,
-        size: s.size,
-        type: s.type,
-        binding: s.binding,
-        section: s.section,
-        source_file: s.source_file,
-        source_line: s.source_line,
-        visibility: s.visibility,
-        archive: s.archive,
-        object_file: s.object_file,
-      })),
+      report.symbols
+        .map((s, i) => ({ s, i }))
+        .sort((a, b) => a.s.address - b.s.address || a.i - b.i)
+        .map(({ s }) => ({
+          name: s.name,
+          address: s.address,
+          size: s.size,
+          type: s.type,
+          binding: s.binding,
+          section: s.section,
+          source_file: s.source_file,
+          source_line: s.source_line,
+          visibility: s.visibility,
+          archive: s.archive,
+          object_file: s.object_file,
+        })),
     );
   }
 
@@ -182,12 +199,13 @@ describe('memtrail CLI → gateway → ingest worker → ClickHouse', () => {
 
     const { reportId } = await upload(['report', ...ANALYSIS, '--upload']);
     expectRowsToBe(await symbolRows(reportId), report);
-    const regions = await clickhouse.query({
-      query: `SELECT name, used_size FROM regions_v1 WHERE report_id = {id:String} ORDER BY name`,
-      query_params: { id: reportId },
-      format: 'JSONEachRow',
-    });
-    expect(await regions.json()).toEqual(
+    // The regions as stored with the report version (its header in Postgres).
+    const stored = await readVersion(sql, reportId, 1);
+    expect(
+      Object.entries(stored!.header.memory_analysis.memory_layout)
+        .map(([name, r]) => ({ name, used_size: r.used_size }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    ).toEqual(
       Object.entries(report.memory_layout)
         .map(([name, r]) => ({ name, used_size: r.used_size }))
         .sort((a, b) => a.name.localeCompare(b.name)),

@@ -3,14 +3,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '@memtrail/config';
 import { createClickHouse, migrate, type ClickHouseClient } from '@memtrail/clickhouse';
 import type { MemoryReport, ReportSymbol } from '@memtrail/contracts';
-import { createPrismaClient, type PrismaClient } from '@memtrail/db';
+import { createPrismaClient, createSqlPool, type PrismaClient, type SqlPool } from '@memtrail/db';
 import {
   createRedisConnection,
   createReportsQueue,
@@ -28,6 +27,7 @@ import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.
 import { call, startGateway } from '../../services/gateway/test/support/gateway-harness.js';
 import { AppModule } from '../../services/ingest-worker/src/app.module.js';
 import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
+import { storedSymbols, storeVersion } from './support/stored-reports.js';
 
 // These tests kill and restart real processes, so they run the built entry points
 // (`npm test` builds first; alone, run `npm run build` once).
@@ -97,6 +97,7 @@ function syntheticReport(symbolCount: number): MemoryReport {
 describe('ingestion survives crashes and outages', () => {
   let stores: IsolatedStores;
   let prisma: PrismaClient;
+  let sql: SqlPool;
   let queue: ReportsQueue;
   let redis: Redis;
   let targetId: string;
@@ -104,28 +105,28 @@ describe('ingestion survives crashes and outages', () => {
   let commitCounter = 0;
   const children: ChildProcess[] = [];
 
-  async function storeReport(report: MemoryReport): Promise<string> {
+  async function storeReport(report: MemoryReport, target = targetId): Promise<string> {
     const sha = (++commitCounter).toString(16).padStart(40, '0');
     const commit = await prisma.commit.create({ data: { projectId, sha } });
     const row = await prisma.report.create({
-      data: {
-        targetId,
-        commitId: commit.id,
-        kind: 'full',
-        payload: gzipSync(
-          JSON.stringify({ metadata: {}, memory_analysis: report }),
-        ) as Uint8Array<ArrayBuffer>,
-        payloadSha256: 'test',
-      },
+      data: { targetId: target, commitId: commit.id, kind: 'full', payloadSha256: 'test' },
     });
+    await storeVersion(
+      prisma,
+      row.id,
+      1,
+      { metadata: {} as never, memory_analysis: report },
+      'full',
+    );
     return row.id;
   }
 
-  async function symbolStats(clickhouse: ClickHouseClient, reportId: string) {
+  /** Symbol rows of a target's blocks in ClickHouse, and how many of them are distinct. */
+  async function blockRows(clickhouse: ClickHouseClient, target: string) {
     const result = await clickhouse.query({
-      query:
-        'SELECT count() AS rows, uniqExact(symbol_index) AS distinct FROM symbols_v1 WHERE report_id = {id:String}',
-      query_params: { id: reportId },
+      query: `SELECT count() AS rows, uniqExact(block_hash, ordinal) AS distinct
+              FROM symbol_blocks_v2 WHERE target_id = {target:String}`,
+      query_params: { target },
       format: 'JSONEachRow',
     });
     const [row] = await result.json<{ rows: number | string; distinct: number | string }>();
@@ -138,6 +139,7 @@ describe('ingestion survives crashes and outages', () => {
   beforeAll(async () => {
     stores = await createIsolatedStores();
     prisma = createPrismaClient(stores.databaseUrl);
+    sql = createSqlPool(stores.databaseUrl);
     const owner = await prisma.user.create({ data: { email: 'owner@example.com' } });
     projectId = (await prisma.project.create({ data: projectData('Resilience', owner.id) })).id;
     targetId = (await prisma.target.create({ data: { projectId, name: 'stm32' } })).id;
@@ -151,6 +153,7 @@ describe('ingestion survives crashes and outages', () => {
     await queue?.close();
     redis?.disconnect();
     await prisma?.$disconnect();
+    await sql?.end();
     await stores?.cleanup();
   });
 
@@ -178,7 +181,7 @@ describe('ingestion survives crashes and outages', () => {
       await enqueueReport(queue, { reportId, version: 1 });
       // Kill it once some, but not all, symbol chunks are in ClickHouse.
       const partial = await eventually(
-        () => symbolStats(clickhouse, reportId),
+        () => blockRows(clickhouse, targetId),
         (s) => s.rows > 0,
         { timeoutMs: 60_000, intervalMs: 10 },
       );
@@ -197,10 +200,11 @@ describe('ingestion survives crashes and outages', () => {
           intervalMs: 200,
         },
       );
-      expect(await symbolStats(clickhouse, reportId)).toEqual({
+      expect(await blockRows(clickhouse, targetId)).toEqual({
         rows: symbolCount,
         distinct: symbolCount,
       });
+      expect(await storedSymbols(sql, clickhouse, reportId, 1)).toHaveLength(symbolCount);
     } finally {
       first.kill('SIGKILL');
       second?.kill('SIGTERM');
@@ -264,7 +268,13 @@ describe('ingestion survives crashes and outages', () => {
         url: stores.clickhouseUrl,
         database: stores.clickhouseDatabase,
       });
-      expect(await symbolStats(clickhouse, ids[2]!)).toEqual({ rows: 150, distinct: 150 });
+      for (const [i, id] of ids.entries())
+        expect(await storedSymbols(sql, clickhouse, id, 1)).toHaveLength(50 * (i + 1));
+      const { targetId: flushed } = await prisma.report.findUniqueOrThrow({
+        where: { id: ids[0]! },
+      });
+      const stats = await blockRows(clickhouse, flushed);
+      expect(stats.rows).toBe(stats.distinct);
       await clickhouse.close();
     } finally {
       await worker?.close();
@@ -308,9 +318,12 @@ describe('ingestion survives crashes and outages', () => {
     try {
       server.kill('SIGKILL');
       await exited(server);
+      // A target of its own: Postgres records which blocks ClickHouse holds, and this test's
+      // ClickHouse is a server of its own.
+      const target = (await prisma.target.create({ data: { projectId, name: 'outage' } })).id;
       const ids = [
-        await storeReport(syntheticReport(100)),
-        await storeReport(syntheticReport(200)),
+        await storeReport(syntheticReport(100), target),
+        await storeReport(syntheticReport(200), target),
       ];
       for (const reportId of ids) await enqueueReport(queue, { reportId, version: 1 });
       await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -328,8 +341,10 @@ describe('ingestion survives crashes and outages', () => {
           { timeoutMs: 30_000 },
         );
       const clickhouse = createClickHouse({ url, database: 'outage' });
-      expect(await symbolStats(clickhouse, ids[0]!)).toEqual({ rows: 100, distinct: 100 });
-      expect(await symbolStats(clickhouse, ids[1]!)).toEqual({ rows: 200, distinct: 200 });
+      expect(await storedSymbols(sql, clickhouse, ids[0]!, 1)).toHaveLength(100);
+      expect(await storedSymbols(sql, clickhouse, ids[1]!, 1)).toHaveLength(200);
+      const stats = await blockRows(clickhouse, target);
+      expect(stats.rows).toBe(stats.distinct);
       await clickhouse.close();
     } finally {
       await worker.close();

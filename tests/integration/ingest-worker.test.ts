@@ -51,7 +51,7 @@ const sample = JSON.parse(
 const sha = (n: number) => n.toString(16).padStart(40, '0');
 
 /** The sample's symbols as the store gives them back: in address order. */
-const byAddress = (symbols: readonly { address: number }[]) =>
+const byAddress = <T extends { address: number }>(symbols: readonly T[]): T[] =>
   [...symbols].sort((a, b) => a.address - b.address);
 
 describe('ingest worker: report versions from Postgres, symbol blocks into ClickHouse', () => {
@@ -488,7 +488,9 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
         query_params: { id },
         format: 'JSONEachRow',
       });
-      return (await result.json<{ name?: string; n: string }>()).map((r) => [r.name, Number(r.n)]);
+      return (await result.json<{ name?: string; n: string }>()).map(
+        (r): [string | undefined, number] => [r.name, Number(r.n)],
+      );
     };
     // A project's rows, and every row of each projection: a projection keeping rows its table
     // no longer has would hold more than the table.
@@ -504,14 +506,16 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
          GROUP BY name ORDER BY name`,
       )),
     ];
-    const [[, before], [, all]] = await counts(gone.id);
+    const initial = await counts(gone.id);
+    const before = Number(initial[0]![1]);
+    const all = Number(initial[1]![1]);
     expect(before).toBeGreaterThan(0);
     const purges = new Queue<ProjectPurgeJob>(QueueNames.projectClickHousePurges, {
       connection: connect(),
       prefix: stores.queuePrefix,
     });
     await purges.add('purge', { projectId: gone.id }, { jobId: `project-${gone.id}` });
-    const left = all! - before!;
+    const left = all - before;
     await eventually(
       () => counts(gone.id),
       (n) => n[0]![1] === 0,

@@ -76,7 +76,7 @@ describe('ClickHouse migrations', () => {
     expect(recorded).toEqual(files.map((f) => ({ version: f.version, name: f.name })));
   });
 
-  it('creates the versioned tables with the expected columns and keys', async () => {
+  it('creates the symbol block table with its columns, key, projections and settings', async () => {
     const database = freshDatabase();
     await migrate({ url: server.url, database });
     const columns = async (table: string) =>
@@ -87,267 +87,109 @@ describe('ClickHouse migrations', () => {
         )
       ).map((c) => c.name);
 
-    expect(await columns('symbols_v1')).toEqual([
+    expect(await columns('symbol_blocks_v2')).toEqual([
       'project_id',
       'target_id',
-      'report_id',
-      'commit_sha',
-      'commit_time',
-      'symbol_index',
+      'block_hash',
+      'ordinal',
       'name',
       'full_name',
-      'address',
+      'rel',
       'size',
       'type',
       'binding',
       'visibility',
       'section',
-      'region',
       'source_file',
       'source_line',
       'archive',
       'object_file',
-      'ingest_version',
-      // 0004: insert-time hashes for two-report diffs.
-      'name_hash',
-      'origin_hash',
     ]);
-    expect(await columns('sections_v1')).toEqual(
-      expect.arrayContaining([
-        'project_id',
-        'target_id',
-        'report_id',
-        'commit_time',
-        'region',
-        'name',
-        'address',
-        'size',
-        'type',
-        'ingest_version',
-      ]),
-    );
-    expect(await columns('regions_v1')).toEqual(
-      expect.arrayContaining([
-        'project_id',
-        'target_id',
-        'report_id',
-        'commit_time',
-        'name',
-        'address',
-        'limit_size',
-        'used_size',
-        'ingest_version',
-      ]),
-    );
-
     const tables = await query<{ name: string; engine: string; sorting_key: string }>(
       `SELECT name, engine, sorting_key FROM system.tables
-       WHERE database = {db:String} AND name LIKE '%\\_v1' ORDER BY name`,
+       WHERE database = {db:String} AND name NOT LIKE 'schema\\_migrations%' ORDER BY name`,
       { db: database },
     );
+    // 0011: one table; the per-report tables and their views of 0001-0010 are gone.
     expect(tables).toEqual([
       {
-        name: 'file_sizes_mv_v1',
-        engine: 'MaterializedView',
-        sorting_key: '',
-      },
-      {
-        name: 'file_sizes_v1',
-        engine: 'SummingMergeTree',
-        sorting_key: 'project_id, target_id, source_file, report_id, ingest_version',
-      },
-      {
-        name: 'regions_v1',
+        name: 'symbol_blocks_v2',
         engine: 'ReplacingMergeTree',
-        sorting_key: 'project_id, target_id, commit_time, report_id, name',
-      },
-      {
-        name: 'section_bytes_mv_v1',
-        engine: 'MaterializedView',
-        sorting_key: '',
-      },
-      {
-        name: 'section_bytes_v1',
-        engine: 'SummingMergeTree',
-        sorting_key: 'project_id, target_id, report_id, ingest_version, section, region',
-      },
-      {
-        name: 'sections_v1',
-        engine: 'ReplacingMergeTree',
-        sorting_key: 'project_id, target_id, commit_time, report_id, region, name, address',
-      },
-      {
-        name: 'symbols_v1',
-        engine: 'MergeTree',
-        sorting_key: 'project_id, target_id, report_id, name, address, symbol_index',
+        sorting_key: 'project_id, target_id, block_hash, ordinal',
       },
     ]);
-
-    // 0007 and 0010: merges of the symbol table and of the views' tables climb fewer levels.
-    // Asked of the engine itself, so an engine that does not know the setting fails here rather
+    // Asked of the engine itself, so an engine that does not know a setting fails here rather
     // than in a deployment.
-    const merged = await query<{ name: string; engine_full: string }>(
-      `SELECT name, engine_full FROM system.tables
-       WHERE database = {db:String} AND name IN ('symbols_v1', 'file_sizes_v1', 'section_bytes_v1')
-       ORDER BY name`,
+    const [definition] = await query<{ create_table_query: string }>(
+      `SELECT create_table_query FROM system.tables WHERE database = {db:String} AND name = 'symbol_blocks_v2'`,
       { db: database },
     );
-    expect(merged.map((t) => [t.name, t.engine_full.includes('merge_selector_base = 10')])).toEqual(
-      [
-        ['file_sizes_v1', true],
-        ['section_bytes_v1', true],
-        ['symbols_v1', true],
-      ],
-    );
-    // 0008-0009: the table swapped in for the MergeTree is gone.
-    expect(await columns('symbols_v1_swap')).toEqual([]);
+    for (const fragment of [
+      'PROJECTION by_name',
+      'PROJECTION by_file',
+      'non_replicated_deduplication_window = 1000',
+      "deduplicate_merge_projection_mode = 'rebuild'",
+      "lightweight_mutation_projection_mode = 'rebuild'",
+    ]) {
+      expect(definition!.create_table_query).toContain(fragment);
+    }
   });
 
-  it('honours deduplication tokens on the symbol table and keeps every version', async () => {
+  it('stores a block once however often it is written, under one token or not', async () => {
     const database = freshDatabase();
     await migrate({ url: server.url, database });
     const db = createClickHouse({ url: server.url, database, logLevel: ClickHouseLogLevel.OFF });
     try {
-      const insert = (values: object[], token: string) =>
+      const row = (size: number) => ({
+        project_id: 'p',
+        target_id: 't',
+        block_hash: 'b1',
+        ordinal: 0,
+        name: 'main',
+        size,
+      });
+      const insert = (token: string) =>
         db.insert({
-          table: 'symbols_v1',
+          table: 'symbol_blocks_v2',
           format: 'JSONEachRow',
-          values,
+          values: [row(100)],
           clickhouse_settings: { insert_deduplication_token: token },
         });
-      await insert([symbolRow('r1', 'main', 100, 1)], 'r1:1:0');
-      await insert([symbolRow('r1', 'main', 100, 1)], 'r1:1:0'); // a retried job
-      await insert([symbolRow('r1', 'main', 120, 2)], 'r1:2:0'); // the report was overwritten
-      await db.command({ query: 'OPTIMIZE TABLE symbols_v1 FINAL' });
-      // Readers name the version; merges keep both until the worker deletes the older one.
-      const all = await db.query({
-        query: 'SELECT ingest_version, size FROM symbols_v1 ORDER BY ingest_version',
-        format: 'JSONEachRow',
-      });
-      expect(await all.json()).toEqual([
-        { ingest_version: 1, size: 100 },
-        { ingest_version: 2, size: 120 },
-      ]);
+      const count = async () => {
+        const result = await db.query({
+          query: 'SELECT count() AS n FROM symbol_blocks_v2',
+          format: 'JSONEachRow',
+        });
+        return Number((await result.json<{ n: string }>())[0]!.n);
+      };
+      await insert('blocks:r:1:0');
+      await insert('blocks:r:1:0'); // a retried job: skipped
+      expect(await count()).toBe(1);
+      await insert('blocks:r:2:0'); // written again under another token: collapsed by merges
+      await db.command({ query: 'OPTIMIZE TABLE symbol_blocks_v2 FINAL' });
+      expect(await count()).toBe(1);
     } finally {
       await db.close();
     }
   });
 
-  it('turns a symbol table holding rows into a MergeTree, inserts under way included', async () => {
+  it('drops the per-report tables of an earlier schema that held rows', async () => {
     const database = freshDatabase();
     const db = createClickHouse({ url: server.url, database, logLevel: ClickHouseLogLevel.OFF });
     try {
-      await migrate({ url: server.url, database, upTo: 7 });
-      for (const report of ['r1', 'r2']) {
-        await db.insert({
-          table: 'symbols_v1',
-          format: 'JSONEachRow',
-          values: [symbolRow(report, 'main', 100, 1), symbolRow(report, 'idle', 4, 1)],
-        });
-      }
-      // An insert still running when the tables are exchanged: it lands in the former table,
-      // and the migration waits for it before moving that table's rows.
-      const slow = db.command({
-        query: `INSERT INTO symbols_v1 (project_id, target_id, report_id, name, size, ingest_version)
-                SELECT 'p', 't', 'r3', toString(number), 1, 1 FROM numbers(3)
-                WHERE sleepEachRow(0.5) = 0`,
-        clickhouse_settings: { max_block_size: '1' },
-      });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await migrate({ url: server.url, database });
-      await slow;
-
-      const [table] = await query<{ engine: string }>(
-        `SELECT engine FROM system.tables WHERE database = {db:String} AND name = 'symbols_v1'`,
-        { db: database },
-      );
-      expect(table!.engine).toBe('MergeTree');
-      const rows = await query<{ report_id: string; n: number; size: number }>(
-        `SELECT report_id, count() AS n, sum(size) AS size FROM ${database}.symbols_v1
-         GROUP BY report_id ORDER BY report_id`,
-      );
-      expect(rows).toEqual([
-        { report_id: 'r1', n: 2, size: 104 },
-        { report_id: 'r2', n: 2, size: 104 },
-        { report_id: 'r3', n: 3, size: 3 },
-      ]);
-      // The views count every report once: the moved rows are not passed to them again, and
-      // an insert after the migration still is.
+      await migrate({ url: server.url, database, upTo: 10 });
       await db.insert({
         table: 'symbols_v1',
         format: 'JSONEachRow',
-        values: [symbolRow('r4', 'main', 7, 1)],
+        values: [symbolRow('r1', 'main', 100, 1)],
       });
-      const files = await query<{ report_id: string; size: number; symbols: number }>(
-        `SELECT report_id, sum(size) AS size, sum(symbols) AS symbols FROM ${database}.file_sizes_v1
-         GROUP BY report_id ORDER BY report_id`,
+      const result = await migrate({ url: server.url, database });
+      expect(result.applied.map((m) => m.file)).toEqual(['0011_symbol_blocks.sql']);
+      const left = await query<{ name: string }>(
+        `SELECT name FROM system.tables WHERE database = {db:String} AND name LIKE '%\\_v1'`,
+        { db: database },
       );
-      expect(files).toEqual([
-        { report_id: 'r1', size: 104, symbols: 2 },
-        { report_id: 'r2', size: 104, symbols: 2 },
-        { report_id: 'r3', size: 3, symbols: 3 },
-        { report_id: 'r4', size: 7, symbols: 1 },
-      ]);
-      // Running 0009 again (an interrupted run is completed by the next) changes nothing.
-      await db.command({ query: 'DELETE FROM schema_migrations WHERE version = 9' });
-      await migrate({ url: server.url, database });
-      const [count] = await query<{ n: number }>(`SELECT count() AS n FROM ${database}.symbols_v1`);
-      expect(count!.n).toBe(8);
-    } finally {
-      await db.close();
-    }
-  });
-
-  it('moves symbol history reads to the symbol_sizes projection, rows already stored included', async () => {
-    const database = freshDatabase();
-    const db = createClickHouse({ url: server.url, database, logLevel: ClickHouseLogLevel.OFF });
-    try {
-      await migrate({ url: server.url, database, upTo: 5 });
-      for (const report of ['r1', 'r2']) {
-        await db.insert({
-          table: 'symbols_v1',
-          format: 'JSONEachRow',
-          values: [
-            symbolRow(report, 'main', report === 'r1' ? 100 : 120, 1),
-            symbolRow(report, 'idle', 4, 1),
-          ],
-        });
-      }
-      await migrate({ url: server.url, database });
-
-      // The mutation materialising the projection on the earlier parts runs in the background.
-      const projections = async () =>
-        query<{ name: string; parts: number }>(
-          `SELECT name, count() AS parts FROM system.projection_parts
-           WHERE database = {db:String} AND table = 'symbols_v1' AND active GROUP BY name`,
-          { db: database },
-        );
-      const deadline = Date.now() + 20_000;
-      while (JSON.stringify(await projections()) !== '[{"name":"symbol_sizes","parts":2}]') {
-        if (Date.now() > deadline) throw new Error(JSON.stringify(await projections()));
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const history = `SELECT report_id, sum(size) AS size FROM symbols_v1
-        WHERE project_id = 'p' AND target_id = 't' AND name = 'main'
-        GROUP BY report_id, ingest_version ORDER BY report_id`;
-      // Four rows read as fast from the table itself, so the projection is required here: the
-      // read fails unless the projection holds every column it needs.
-      const projected = { force_optimize_projection: 1 } as const;
-      const plan = await db.query({
-        query: `EXPLAIN ${history}`,
-        format: 'TabSeparated',
-        clickhouse_settings: projected,
-      });
-      expect(await plan.text()).toContain('ReadFromMergeTree (symbol_sizes)');
-      const read = await db.query({
-        query: history,
-        format: 'JSONEachRow',
-        clickhouse_settings: projected,
-      });
-      expect(await read.json()).toEqual([
-        { report_id: 'r1', size: 100 },
-        { report_id: 'r2', size: 120 },
-      ]);
+      expect(left).toEqual([]);
     } finally {
       await db.close();
     }

@@ -99,8 +99,8 @@ describe('createPrismaClient', () => {
       where: { targetId_commitId: { targetId: target.id, commitId: commit.id } },
       include: { commit: true, target: true },
     });
-    expect(Buffer.from(loaded.payload).equals(payload)).toBe(true);
-    expect(gunzipSync(loaded.payload).toString()).toBe(envelope);
+    expect(Buffer.from(loaded.payload!).equals(payload)).toBe(true);
+    expect(gunzipSync(loaded.payload!).toString()).toBe(envelope);
     expect(loaded.regionTotals).toEqual(regionTotals);
     expect(loaded.sectionTotals).toEqual(sectionTotals);
     expect(loaded.noParent).toBe(false);

@@ -55,11 +55,14 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  /** How many reports the worker wrote per ClickHouse insert (an ingest batch). */
-  readonly ingestBatchReports = new Histogram({
-    name: 'memtrail_ingest_batch_reports',
-    help: 'Reports written together in one ingest batch (one insert per table)',
-    buckets: [1, 2, 3, 4, 6, 8, 12, 16, 32],
+  /**
+   * Symbol rows the worker wrote to ClickHouse per ingested report: only blocks ClickHouse did
+   * not hold yet, so a typical commit writes a few dozen whatever the size of its firmware.
+   */
+  readonly ingestSymbolRows = new Histogram({
+    name: 'memtrail_ingest_symbol_rows',
+    help: 'Symbol rows written to ClickHouse per ingested report (its new blocks)',
+    buckets: [0, 10, 50, 100, 500, 1000, 5000, 10000, 50000],
     registers: [this.registry],
   });
 

@@ -197,7 +197,7 @@ describe('symbol blocks', () => {
   it('rebuilds every symbol of a report exactly, in address order', () => {
     const report = layout(firmware(random(1), 3000), ['FLASH', 'RAM']);
     const version = buildVersion(report);
-    const symbols = rebuilt(report, version).symbols;
+    const symbols = reportSymbols(version.record, lookup(version));
     // In address order, and at one address in the order the upload listed them (linker
     // symbols beside a section's first variable, symbols of an overlay).
     const fields = (s: ReportSymbol) => ({

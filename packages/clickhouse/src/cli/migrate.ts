@@ -7,8 +7,8 @@ import { CLICKHOUSE_TOPOLOGIES, type ClickHouseTopology } from '../topology.js';
  * One-shot migrator (compose service, Kubernetes Job, `npm run migrate`).
  * CLICKHOUSE_URL is required; CLICKHOUSE_DATABASE defaults to memtrail;
  * CLICKHOUSE_USER / CLICKHOUSE_PASSWORD are optional. CLICKHOUSE_MIGRATIONS_DIR picks another
- * set of migrations (the cluster set in deploy/clickhouse/cluster/migrations), and
- * CLICKHOUSE_TOPOLOGY=cluster waits for mutations on every replica.
+ * folder of migrations; CLICKHOUSE_TOPOLOGY=cluster applies their cluster form (Replicated +
+ * Distributed tables) and waits for mutations on every replica.
  * CLICKHOUSE_MUTATIONS_WAIT_SECONDS bounds the wait for running mutations before a migration.
  */
 async function main(): Promise<void> {

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import { ClickHouseClient, purgeStatement } from '@memtrail/clickhouse';
 import { recordClickHouseInsert, ServiceMetrics } from '@memtrail/metrics';
-import { decodeBlock } from '@memtrail/symbol-blocks';
+import { decodeBlock, type Block } from '@memtrail/symbol-blocks';
 import { WorkerConfig } from '../config.js';
 import type { PendingBlocks } from './stored-reports.js';
 
@@ -35,11 +35,11 @@ interface BlockRow {
 }
 
 /**
- * Writes symbol blocks to ClickHouse. One upload's pending blocks go in one insert (chunked
- * above CHUNK_ROWS) whose deduplication token names that upload and chunk, so whichever job
- * writes them, and however often, each block is stored once; beyond the table's deduplication
- * window a retry first looks whether the upload's first block is already there (an insert is
- * all or nothing).
+ * Writes symbol blocks to ClickHouse. One upload's pending blocks go in inserts of whole blocks
+ * (about CHUNK_ROWS rows each, in hash order, so the same upload always gives the same chunks)
+ * whose deduplication token names that upload and chunk: whichever job writes them, and however
+ * often, each block is stored once. Beyond the table's deduplication window a chunk whose first
+ * block is already there is skipped (an insert is all or nothing).
  */
 @Injectable()
 export class BlockWriter {
@@ -49,55 +49,49 @@ export class BlockWriter {
     @Inject(WorkerConfig) private readonly config: Pick<WorkerConfig, 'CLICKHOUSE_TOPOLOGY'>,
   ) {}
 
+  /** Writes an upload's pending blocks; returns the symbol rows written. */
   async write(projectId: string, targetId: string, pending: PendingBlocks): Promise<number> {
-    const first = pending.blocks[0];
-    if (!first || (await this.holds(projectId, targetId, first.hash))) return 0;
-    const rows = pending.blocks.flatMap(({ hash, data }) => {
-      const block = decodeBlock(gunzipSync(data));
-      return block.symbols.map((s, ordinal) => ({
-        project_id: projectId,
-        target_id: targetId,
-        block_hash: hash,
-        ordinal,
-        name: s.name,
-        full_name: s.full_name,
-        rel: s.rel,
-        size: s.size,
-        type: s.type,
-        binding: s.binding,
-        visibility: s.visibility,
-        section: block.section,
-        source_file: s.source_file,
-        source_line: s.source_line,
-        archive: s.archive,
-        object_file: s.object_file,
-      }));
-    });
-    const problem = rows.find(unstorable);
-    if (problem) {
-      throw new UnrecoverableError(
-        `block ${problem.block_hash} of target ${targetId} has a value ClickHouse cannot store: ${JSON.stringify(problem)}`,
-      );
-    }
     const { reportId, version } = pending.upload;
-    for (let chunk = 0; chunk * CHUNK_ROWS < rows.length; chunk++) {
-      const values = rows.slice(chunk * CHUNK_ROWS, (chunk + 1) * CHUNK_ROWS);
-      await recordClickHouseInsert(this.metrics, BLOCKS_TABLE, values.length, () =>
-        this.clickhouse.insert({
-          table: BLOCKS_TABLE,
-          values,
-          format: 'JSONEachRow',
-          clickhouse_settings: {
-            // Deduplication by token needs synchronous inserts on a real server, and on a
-            // cluster the Distributed table must pass the insert on before answering.
-            async_insert: 0,
-            distributed_foreground_insert: 1,
-            insert_deduplication_token: `blocks:${reportId}:${version}:${chunk}`,
-          },
-        }),
-      );
+    let written = 0;
+    let chunk: BlockRow[][] = [];
+    let rows = 0;
+    let index = 0;
+    const flush = async () => {
+      if (chunk.length === 0) return;
+      const token = `blocks:${reportId}:${version}:${index++}`;
+      const values = chunk.flat();
+      const first = values[0]!.block_hash;
+      chunk = [];
+      rows = 0;
+      if (await this.holds(projectId, targetId, first)) return;
+      await this.insert(values, token);
+      written += values.length;
+    };
+    for (const { hash, data } of pending.blocks) {
+      const block = blockRows(projectId, targetId, hash, data);
+      if (rows + block.length > CHUNK_ROWS) await flush();
+      chunk.push(block);
+      rows += block.length;
     }
-    return rows.length;
+    await flush();
+    return written;
+  }
+
+  private async insert(values: BlockRow[], token: string): Promise<void> {
+    await recordClickHouseInsert(this.metrics, BLOCKS_TABLE, values.length, () =>
+      this.clickhouse.insert({
+        table: BLOCKS_TABLE,
+        values,
+        format: 'JSONEachRow',
+        clickhouse_settings: {
+          // Deduplication by token needs synchronous inserts on a real server, and on a
+          // cluster the Distributed table must pass the insert on before answering.
+          async_insert: 0,
+          distributed_foreground_insert: 1,
+          insert_deduplication_token: token,
+        },
+      }),
+    );
   }
 
   private async holds(projectId: string, targetId: string, hash: string): Promise<boolean> {
@@ -128,6 +122,43 @@ export class BlockWriter {
       clickhouse_settings: { mutations_sync: '2' },
     });
   }
+}
+
+/** A stored block's ClickHouse rows; a value its column cannot hold fails the job for good. */
+function blockRows(projectId: string, targetId: string, hash: string, data: Buffer): BlockRow[] {
+  let block: Block;
+  try {
+    block = decodeBlock(gunzipSync(data));
+  } catch (error) {
+    throw new UnrecoverableError(
+      `block ${hash} of target ${targetId}: stored block is unreadable: ${(error as Error).message}`,
+    );
+  }
+  const rows = block.symbols.map((s, ordinal) => ({
+    project_id: projectId,
+    target_id: targetId,
+    block_hash: hash,
+    ordinal,
+    name: s.name,
+    full_name: s.full_name,
+    rel: s.rel,
+    size: s.size,
+    type: s.type,
+    binding: s.binding,
+    visibility: s.visibility,
+    section: block.section,
+    source_file: s.source_file,
+    source_line: s.source_line,
+    archive: s.archive,
+    object_file: s.object_file,
+  }));
+  const problem = rows.find(unstorable);
+  if (problem) {
+    throw new UnrecoverableError(
+      `block ${hash} of target ${targetId} has a value ClickHouse cannot store: ${JSON.stringify(problem)}`,
+    );
+  }
+  return rows;
 }
 
 /** A row with a value its column cannot hold (the upload checks these; a guard for old data). */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
+import { ServiceMetrics } from '@memtrail/metrics';
 import type { IngestReportJob } from '@memtrail/queue';
 import { decodeRecord, type VersionRecord } from '@memtrail/symbol-blocks';
 import { BlockWriter } from './block-writer.js';
@@ -42,6 +43,7 @@ export class IngestReportService {
   constructor(
     @Inject(StoredReports) private readonly reports: StoredReports,
     @Inject(BlockWriter) private readonly writer: BlockWriter,
+    @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
   ) {}
 
   async ingest(job: IngestReportJob): Promise<IngestOutcome> {
@@ -81,6 +83,7 @@ export class IngestReportService {
     if (!(await this.reports.markIngested(report, record, base))) {
       return { status: 'stale', reportId: id, version };
     }
+    this.metrics.ingestSymbolRows.observe(rows);
     return { status: 'ingested', reportId: id, version, rows, blocks: hashes.length };
   }
 
@@ -90,7 +93,7 @@ export class IngestReportService {
    * copied) is waited for, a parent that failed for good fails it at once.
    */
   private async recordOf(report: StoredReport): Promise<VersionRecord> {
-    if (report.record) return decodeRecord(report.record);
+    if (report.record) return readable(report, report.record);
     if (report.kind !== 'identical')
       throw new UnrecoverableError(`report ${report.id} v${report.version} has no record`);
     const { id, targetId, parentSha } = report;
@@ -105,8 +108,20 @@ export class IngestReportService {
       }
       throw new ParentNotIngestedError(id, parentSha!);
     }
+    const record = readable(report, parent.record);
     await this.reports.copyRecord(report, parent.record);
-    return decodeRecord(parent.record);
+    return record;
+  }
+}
+
+/** A stored record decoded; damaged bytes fail the job for good (retrying cannot mend them). */
+function readable(report: StoredReport, stored: Buffer): VersionRecord {
+  try {
+    return decodeRecord(stored);
+  } catch (error) {
+    throw new UnrecoverableError(
+      `report ${report.id} v${report.version}: stored version is unreadable: ${(error as Error).message}`,
+    );
   }
 }
 
