@@ -473,7 +473,7 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
 
   it('removes every byte of a deleted project from ClickHouse, projections included', async () => {
     const owner = await prisma.user.findFirstOrThrow();
-    const gone = await prisma.project.create({ data: { name: 'Gone', ownerId: owner.id } });
+    const gone = await prisma.project.create({ data: projectData('Gone', owner.id) });
     const target = {
       projectId: gone.id,
       targetId: (await prisma.target.create({ data: { projectId: gone.id, name: 'g' } })).id,

@@ -103,7 +103,7 @@ export function buildVersion(
   for (let k = 0; k < count; k++) {
     const i = order[k]!;
     const s = symbols[i]!;
-    const r = regionOf(s.address);
+    const r = regionOf(s.section ?? '', s.address);
     if (k > start) {
       const previous = order[k - 1]!;
       const length = k - start;

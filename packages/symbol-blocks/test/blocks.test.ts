@@ -225,6 +225,25 @@ describe('symbol blocks', () => {
     expect(symbols.find((s) => s.name === '_estack')!.region).toBe('');
   });
 
+  it('gives each symbol the region its section is placed in, also where regions overlap', () => {
+    // ChibiOS-style: ram0 spans all RAM, ram1 lies inside it, and the script places .data in
+    // ram0. Address containment alone would say ram1 (the smaller region).
+    const report = layout(firmware(random(5), 300, 0), ['FLASH', 'ram0']);
+    report.memory_layout.ram1 = {
+      address: 0x2000_0000,
+      limit_size: 0x1_0000,
+      type: 'UNKNOWN',
+      used_size: 0,
+      free_size: 0x1_0000,
+      utilization_percent: 0,
+      sections: [],
+    };
+    const symbols = reportSymbols(buildVersion(report).record, lookup(buildVersion(report)));
+    expect(new Set(symbols.filter((s) => s.section === '.data').map((s) => s.region))).toEqual(
+      new Set(['ram0']),
+    );
+  });
+
   it('keeps blocks after a change when the link only shifts them', () => {
     const rnd = random(2);
     const syms = firmware(rnd, 4000);
