@@ -15,11 +15,15 @@ export {
 } from './migrate.js';
 export { markForReingest, type ReingestScope } from './reingest.js';
 export {
+  MAX_RECORD_DEPTH,
   readBlocks,
+  readRecord,
   readStoredEnvelope,
   readStoredPayload,
   readVersion,
+  storableRecord,
   type Queryable,
+  type StoredRecord,
   type StoredVersion,
   type VersionKey,
 } from './stored-reports.js';

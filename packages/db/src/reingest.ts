@@ -28,8 +28,10 @@ export async function markForReingest(sql: SqlPool, scope: ReingestScope = {}): 
       project,
     );
     await db.query(
-      `INSERT INTO report_versions (report_id, version, target_id, header, record)
-       SELECT v.report_id, v.version + 1, v.target_id, v.header, v.record
+      `INSERT INTO report_versions (report_id, version, target_id, header, record,
+         record_base_report_id, record_base_version, record_depth)
+       SELECT v.report_id, v.version + 1, v.target_id, v.header, v.record,
+         v.record_base_report_id, v.record_base_version, v.record_depth
        FROM reports r JOIN report_versions v ON v.report_id = r.id AND v.version = r.version
        WHERE r.target_id IN (${targets})`,
       project,

@@ -4,6 +4,8 @@ import type { UploadEnvelope } from '@memtrail/contracts';
 import {
   decodeBlock,
   decodeRecord,
+  encodeRecord,
+  recordNeedsBase,
   reportSymbols,
   uploadedSymbol,
   type Block,
@@ -33,6 +35,18 @@ export interface VersionKey {
   version: number;
 }
 
+/**
+ * How long a chain of records written as changes may grow before a whole record is written
+ * again: reading a version reads at most this many records before it.
+ */
+export const MAX_RECORD_DEPTH = 16;
+
+/** A version's record, rebuilt, and how many records it was written after. */
+export interface StoredRecord {
+  record: VersionRecord;
+  depth: number;
+}
+
 /** One stored report version (`report_versions`), decoded. */
 export interface StoredVersion extends VersionKey {
   targetId: string;
@@ -40,16 +54,67 @@ export interface StoredVersion extends VersionKey {
   header: UploadEnvelope;
   /** Null for an identical build not yet ingested (its record is its parent's). */
   record: VersionRecord | null;
+  /** Records read before this one to rebuild it (0: written whole). */
+  recordDepth: number;
   /** The version its block events count from, once ingested. */
   base: VersionKey | null;
 }
 
-interface VersionRow {
+interface ChainRow {
   target_id: string;
-  header: Buffer;
+  header: Buffer | null;
   record: Buffer | null;
+  record_depth: number;
   base_report_id: string | null;
   base_version: number | null;
+}
+
+/**
+ * A version and the records it is written as changes to, newest first: one recursive read,
+ * bounded by MAX_RECORD_DEPTH (and by a guard against a loop in damaged data).
+ */
+async function chain(
+  db: Queryable,
+  reportId: string,
+  version: number,
+  withHeader: boolean,
+): Promise<ChainRow[]> {
+  const { rows } = await db.query<ChainRow>(
+    `WITH RECURSIVE chain AS (
+       SELECT target_id, ${withHeader ? 'header' : 'NULL::bytea AS header'}, record, record_depth,
+              record_base_report_id, record_base_version, base_report_id, base_version, 0 AS step
+       FROM report_versions WHERE report_id = $1 AND version = $2
+       UNION ALL
+       SELECT v.target_id, NULL::bytea, v.record, v.record_depth, v.record_base_report_id,
+              v.record_base_version, NULL::uuid, NULL::int, c.step + 1
+       FROM report_versions v JOIN chain c
+         ON v.report_id = c.record_base_report_id AND v.version = c.record_base_version
+       WHERE c.step < ${MAX_RECORD_DEPTH + 1}
+     )
+     SELECT target_id::text, header, record, record_depth, base_report_id::text, base_version
+     FROM chain ORDER BY step`,
+    [reportId, version],
+  );
+  return rows;
+}
+
+/** The record at the head of a chain, rebuilt from its whole base record up. */
+function rebuild(
+  rows: readonly ChainRow[],
+  reportId: string,
+  version: number,
+): VersionRecord | null {
+  if (!rows[0]?.record) return null;
+  let record: VersionRecord | undefined;
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const stored = rows[i]!.record;
+    if (!stored)
+      throw new Error(`report ${reportId} v${version}: a record it is written after is missing`);
+    if (record === undefined && recordNeedsBase(stored))
+      throw new Error(`report ${reportId} v${version}: its chain of records has no whole record`);
+    record = decodeRecord(stored, record);
+  }
+  return record!;
 }
 
 /** A report version as stored; null when there is no such version. */
@@ -58,23 +123,48 @@ export async function readVersion(
   reportId: string,
   version: number,
 ): Promise<StoredVersion | null> {
-  const { rows } = await db.query<VersionRow>(
-    `SELECT target_id::text, header, record, base_report_id::text, base_version
-     FROM report_versions WHERE report_id = $1 AND version = $2`,
-    [reportId, version],
-  );
+  const rows = await chain(db, reportId, version, true);
   const row = rows[0];
   if (!row) return null;
   return {
     reportId,
     version,
     targetId: row.target_id,
-    header: JSON.parse(gunzipSync(row.header).toString('utf8')) as UploadEnvelope,
-    record: row.record ? decodeRecord(row.record) : null,
+    header: JSON.parse(gunzipSync(row.header!).toString('utf8')) as UploadEnvelope,
+    record: rebuild(rows, reportId, version),
+    recordDepth: row.record_depth,
     base:
       row.base_report_id !== null && row.base_version !== null
         ? { reportId: row.base_report_id, version: row.base_version }
         : null,
+  };
+}
+
+/** Only a version's record, rebuilt; null when the version has none (or does not exist). */
+export async function readRecord(
+  db: Queryable,
+  reportId: string,
+  version: number,
+): Promise<StoredRecord | null> {
+  const rows = await chain(db, reportId, version, false);
+  const record = rebuild(rows, reportId, version);
+  return record && { record, depth: rows[0]!.record_depth };
+}
+
+/**
+ * The stored form of `record`: written as changes to `base`'s when there is one and its chain
+ * is still short, else whole. Returns the bytes with the base and depth to store beside them.
+ */
+export function storableRecord(
+  record: VersionRecord,
+  base: (VersionKey & StoredRecord) | null,
+): { record: Buffer; base: VersionKey | null; depth: number } {
+  if (!base || base.depth + 1 > MAX_RECORD_DEPTH)
+    return { record: encodeRecord(record), base: null, depth: 0 };
+  return {
+    record: encodeRecord(record, base.record),
+    base: { reportId: base.reportId, version: base.version },
+    depth: base.depth + 1,
   };
 }
 

@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import type { UploadEnvelope } from '@memtrail/contracts';
-import { storedForm } from '@memtrail/symbol-blocks';
+import { buildVersion, storedForm, type VersionRecord } from '@memtrail/symbol-blocks';
 import {
   createSqlPool,
   migrateDeploy,
+  MAX_RECORD_DEPTH,
   readBlocks,
+  readRecord,
   readStoredEnvelope,
   readStoredPayload,
   readVersion,
+  storableRecord,
   type SqlPool,
 } from '../src/index.js';
 import { createTempDatabase, type TempDatabase } from './database.js';
@@ -91,7 +94,9 @@ describe('stored report versions and blocks', () => {
     sql = createSqlPool(database.url);
     const { rows } = await sql.query<{ target: string; report: string }>(
       `WITH u AS (INSERT INTO users (email) VALUES ('o@example.com') RETURNING id),
-            p AS (INSERT INTO projects (name, owner_id) SELECT 'P', id FROM u RETURNING id),
+            o AS (INSERT INTO organizations (name) VALUES ('O') RETURNING id),
+            p AS (INSERT INTO projects (name, owner_id, organization_id)
+                  SELECT 'P', u.id, o.id FROM u, o RETURNING id),
             t AS (INSERT INTO targets (project_id, name) SELECT id, 'board' FROM p RETURNING id, project_id),
             c AS (INSERT INTO commits (project_id, sha) SELECT project_id, 'abcd' FROM t RETURNING id),
             r AS (INSERT INTO reports (target_id, commit_id, kind, payload_sha256)
@@ -126,8 +131,46 @@ describe('stored report versions and blocks', () => {
     expect(await readStoredEnvelope(sql, version!)).toEqual(envelope);
   });
 
+  it('rebuilds records written as changes to their parent, writing a whole one now and then', async () => {
+    // Versions 2…21 of the report, each growing one symbol of the one before.
+    let parent = { reportId, version: 1, ...(await readRecord(sql, reportId, 1))! };
+    const expected: VersionRecord[] = [];
+    for (let version = 2; version <= 21; version++) {
+      const symbols = envelope.memory_analysis.symbols.map((s, i) =>
+        i === version * 7 ? { ...s, size: s.size + 4 } : s,
+      );
+      const record = buildVersion({ ...envelope.memory_analysis, symbols }).record;
+      const stored = storableRecord(record, parent);
+      await sql.query(
+        `INSERT INTO report_versions (report_id, version, target_id, header, record,
+           record_base_report_id, record_base_version, record_depth)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          reportId,
+          version,
+          targetId,
+          storedForm(envelope, 'full').header,
+          stored.record,
+          stored.base?.reportId,
+          stored.base?.version,
+          stored.depth,
+        ],
+      );
+      expected.push(record);
+      parent = { reportId, version, record, depth: stored.depth };
+    }
+    const depths = [];
+    for (let version = 2; version <= 21; version++) {
+      const read = await readVersion(sql, reportId, version);
+      expect(read!.record).toEqual(expected[version - 2]);
+      depths.push(read!.recordDepth);
+    }
+    expect(Math.max(...depths)).toBe(MAX_RECORD_DEPTH);
+    expect(depths).toContain(0);
+  });
+
   it('answers null for a version that is not stored', async () => {
-    expect(await readVersion(sql, reportId, 2)).toBeNull();
+    expect(await readVersion(sql, reportId, 99)).toBeNull();
   });
 
   it('names a block that is missing instead of rebuilding a report without it', async () => {

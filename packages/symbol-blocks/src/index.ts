@@ -17,6 +17,7 @@ export {
 export {
   decodeRecord,
   encodeRecord,
+  recordNeedsBase,
   withRegions,
   type ManifestEntry,
   type SectionBytes,

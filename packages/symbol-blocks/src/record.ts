@@ -41,7 +41,13 @@ export interface VersionRecord {
   symbolCount: number;
 }
 
-const FORMAT = 1;
+/** A whole record, or one written as changes to another (its base). */
+const WHOLE = 1;
+const DELTA = 2;
+
+/** Delta operations: a run of the base's entries (moved by an offset), or an entry of its own. */
+const COPY = 0;
+const OWN = 1;
 
 function indexer(): { index: (s: string) => number; values: string[] } {
   const values: string[] = [];
@@ -60,25 +66,39 @@ function indexer(): { index: (s: string) => number; values: string[] } {
   };
 }
 
-/** The record's stored form: compact binary, deflated (hashes dominate and do not compress). */
-export function encodeRecord(record: VersionRecord): Buffer {
+const entryKey = (e: ManifestEntry) => `${e.hash}\u0000${e.region}`;
+
+/**
+ * The record's stored form: compact binary, deflated. With `base` (the record of the version
+ * this one follows, usually its parent's) the entries are written as changes to the base's:
+ * runs of its entries, each moved by one offset — a link that shifts later code moves whole
+ * runs — and the few entries of blocks the base does not hold. A typical commit's record then
+ * takes a few hundred bytes instead of about 20 per block of the report.
+ */
+export function encodeRecord(record: VersionRecord, base?: VersionRecord): Buffer {
   const regions = indexer();
   for (const e of record.entries) regions.index(e.region);
   for (const s of record.sectionBytes) regions.index(s.region);
   const w = new ByteWriter();
-  w.uint(FORMAT);
+  w.uint(base ? DELTA : WHOLE);
   w.uint(record.symbolCount);
   w.string(record.sourceRoot);
   w.uint(regions.values.length);
   for (const r of regions.values) w.string(r);
-  w.uint(record.entries.length);
-  let previous = 0;
-  for (const e of record.entries) {
+  const own = (e: ManifestEntry, previous: number) => {
     w.bytes(Buffer.from(e.hash, 'hex'));
     w.int(e.base - previous);
-    previous = e.base;
     w.uint(e.span);
     w.uint(regions.index(e.region));
+  };
+  if (base) writeDelta(w, record.entries, base.entries, own);
+  else {
+    w.uint(record.entries.length);
+    let previous = 0;
+    for (const e of record.entries) {
+      own(e, previous);
+      previous = e.base;
+    }
   }
   w.uint(record.sectionBytes.length);
   for (const s of record.sectionBytes) {
@@ -107,10 +127,77 @@ export function encodeRecord(record: VersionRecord): Buffer {
   return deflateRawSync(w.finish());
 }
 
-export function decodeRecord(stored: Uint8Array): VersionRecord {
+/** The entries as operations on the base's: greedy runs of equal blocks at one offset. */
+function writeDelta(
+  w: ByteWriter,
+  entries: readonly ManifestEntry[],
+  base: readonly ManifestEntry[],
+  own: (e: ManifestEntry, previous: number) => void,
+): void {
+  const where = new Map<string, number[]>();
+  base.forEach((e, i) => {
+    const list = where.get(entryKey(e));
+    if (list) list.push(i);
+    else where.set(entryKey(e), [i]);
+  });
+  const ops: (() => void)[] = [];
+  let previous = 0;
+  for (let i = 0; i < entries.length;) {
+    const e = entries[i]!;
+    const candidates = where.get(entryKey(e));
+    if (!candidates) {
+      const from = previous;
+      ops.push(() => {
+        w.uint(OWN);
+        own(e, from);
+      });
+      previous = e.base;
+      i++;
+      continue;
+    }
+    // The candidate whose run goes furthest (for a block held once: the only one). A block
+    // held many times (a run of identical ones) is looked for among its first few places.
+    let start = candidates[0]!;
+    let length = 0;
+    for (const j of candidates.slice(0, 16)) {
+      const offset = e.base - base[j]!.base;
+      let n = 1;
+      while (
+        i + n < entries.length &&
+        j + n < base.length &&
+        entryKey(entries[i + n]!) === entryKey(base[j + n]!) &&
+        entries[i + n]!.base - base[j + n]!.base === offset
+      )
+        n++;
+      if (n > length) [start, length] = [j, n];
+    }
+    const offset = e.base - base[start]!.base;
+    const [from, count] = [start, length];
+    ops.push(() => {
+      w.uint(COPY);
+      w.uint(from);
+      w.uint(count);
+      w.int(offset);
+    });
+    previous = entries[i + length - 1]!.base;
+    i += length;
+  }
+  w.uint(ops.length);
+  for (const op of ops) op();
+}
+
+/** Whether a stored record is written as changes to its base (decodeRecord then needs it). */
+export function recordNeedsBase(stored: Uint8Array): boolean {
+  return new ByteReader(inflateRawSync(stored)).uint() === DELTA;
+}
+
+export function decodeRecord(stored: Uint8Array, base?: VersionRecord): VersionRecord {
   const r = new ByteReader(inflateRawSync(stored));
   const format = r.uint();
-  if (format !== FORMAT) throw new Error(`version record of unknown format ${format}`);
+  if (format !== WHOLE && format !== DELTA)
+    throw new Error(`version record of unknown format ${format}`);
+  if (format === DELTA && !base)
+    throw new Error('version record is a delta, and no base was given');
   const symbolCount = r.uint();
   const sourceRoot = r.string();
   const regions = Array.from({ length: r.uint() }, () => r.string());
@@ -120,12 +207,38 @@ export function decodeRecord(stored: Uint8Array): VersionRecord {
       throw new RangeError(`version record names region ${i} of ${regions.length}`);
     return name;
   };
-  const entries: ManifestEntry[] = new Array(r.uint());
-  let base = 0;
-  for (let i = 0; i < entries.length; i++) {
+  const own = (previous: number): ManifestEntry => {
     const hash = r.bytes(HASH_BYTES).toString('hex');
-    base += r.int();
-    entries[i] = { hash, base, span: r.uint(), region: region(r.uint()) };
+    const at = previous + r.int();
+    return { hash, base: at, span: r.uint(), region: region(r.uint()) };
+  };
+  const entries: ManifestEntry[] = [];
+  if (format === WHOLE) {
+    for (let n = r.uint(), previous = 0; n > 0; n--) {
+      const e = own(previous);
+      entries.push(e);
+      previous = e.base;
+    }
+  } else {
+    const from = base!.entries;
+    for (let n = r.uint(), previous = 0; n > 0; n--) {
+      if (r.uint() === OWN) {
+        const e = own(previous);
+        entries.push(e);
+        previous = e.base;
+        continue;
+      }
+      const start = r.uint();
+      const count = r.uint();
+      const offset = r.int();
+      if (start + count > from.length)
+        throw new RangeError(`version record copies entries ${start}+${count} of ${from.length}`);
+      for (let k = start; k < start + count; k++) {
+        const e = from[k]!;
+        entries.push({ ...e, base: e.base + offset });
+      }
+      previous = entries[entries.length - 1]!.base;
+    }
   }
   const sectionBytes = Array.from({ length: r.uint() }, () => ({
     section: r.string(),

@@ -271,6 +271,22 @@ describe('symbol blocks', () => {
     expect(version.record.duplicates.get('init')!.length).toBeGreaterThan(1);
   });
 
+  it("writes a record as changes to its parent's in a few bytes, and reads it back whole", () => {
+    const rnd = random(8);
+    const id = { next: 1_000_000 };
+    let syms = firmware(rnd, 4000, 0.01);
+    let parent = buildVersion(layout(syms, ['FLASH', 'RAM'])).record;
+    for (let c = 0; c < 10; c++) {
+      syms = evolve(syms, rnd, id, 1 + Math.floor(rnd() * 6));
+      const record = buildVersion(layout(syms, ['FLASH', 'RAM'])).record;
+      const delta = encodeRecord(record, parent);
+      expect(decodeRecord(delta, parent)).toEqual(record);
+      expect(delta.length).toBeLessThan(encodeRecord(record).length / 5);
+      parent = record;
+    }
+    expect(() => decodeRecord(encodeRecord(parent, parent))).toThrow(/no base was given/);
+  });
+
   it('refuses a record or block of another format rather than misreading it', () => {
     expect(() => decodeBlock(Buffer.from('[2,".text",[]]'))).toThrow(/unknown format 2/);
     const record = encodeRecord(buildVersion(layout(firmware(random(4), 50), ['A', 'B'])).record);

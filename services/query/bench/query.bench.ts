@@ -44,9 +44,9 @@ async function time(
 }
 
 function cases(state: SeedState): Case[] {
-  const target = (name: string) => state.targets.find((t) => t.name === name)!;
-  const history = target('scale-history');
-  const large = target('scale-large');
+  const history = state.targets.find((t) => t.name === 'scale-history')!;
+  if (!history.fullBuilds)
+    throw new Error('the seed state lists no full builds: run seed:scale again');
   const sha = (name: string, i: number) => {
     let h = 0x811c9dc5;
     for (const c of name) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
@@ -55,25 +55,28 @@ function cases(state: SeedState): Case[] {
   // A symbol of the first build (churn may remove it later: its history has gaps).
   const tracked = initialFirmware(history.symbols, history.seed)[1]!.name;
   const n = history.uploaded;
-  const m = large.uploaded;
+  const full = history.fullBuilds;
+  const [last, previous] = [full.at(-1)!, full.at(-2)!];
+  const distant = full.at(-40)!;
+  const symbols = history.symbols.toLocaleString('en');
   const list = (key: string) => (d: unknown) =>
     `${((d as Record<string, unknown[]>)[key] ?? []).length} ${key}`;
+  const changed = (d: unknown) =>
+    `${(d as { diff: { symbols: unknown[] } }).diff.symbols.length} changed symbols`;
   return [
     {
-      name: `Diff of two ${large.symbols.toLocaleString('en')}-symbol builds, consecutive commits`,
-      target: large.name,
-      path: `/commit/${sha(large.name, m - 2)}/${sha(large.name, m - 1)}`,
-      goal: 150,
-      check: (d) =>
-        `${(d as { diff: { symbols: unknown[] } }).diff.symbols.length} changed symbols`,
+      name: `Diff of two ${symbols}-symbol builds, consecutive full builds`,
+      target: history.name,
+      path: `/commit/${sha(history.name, previous)}/${sha(history.name, last)}`,
+      goal: 100,
+      check: changed,
     },
     {
-      name: `Diff of two ${large.symbols.toLocaleString('en')}-symbol builds, ${m - 1} commits apart`,
-      target: large.name,
-      path: `/commit/${sha(large.name, 0)}/${sha(large.name, m - 1)}`,
-      goal: 150,
-      check: (d) =>
-        `${(d as { diff: { symbols: unknown[] } }).diff.symbols.length} changed symbols`,
+      name: `Diff of two ${symbols}-symbol builds, ${last - distant} commits apart`,
+      target: history.name,
+      path: `/commit/${sha(history.name, distant)}/${sha(history.name, last)}`,
+      goal: 100,
+      check: changed,
     },
     {
       name: `Region series over ${n.toLocaleString('en')} commits (branch)`,
@@ -103,7 +106,7 @@ function cases(state: SeedState): Case[] {
       name: `Symbol history over ${n.toLocaleString('en')} commits`,
       target: history.name,
       path: `/symbols/history?branch=main&limit=${n}&name=${encodeURIComponent(tracked)}`,
-      goal: 100,
+      goal: 50,
       check: (d) => {
         const present = (d as { present: boolean[] }).present;
         return `present in ${present.filter(Boolean).length} of ${present.length} commits`;
@@ -116,15 +119,16 @@ function cases(state: SeedState): Case[] {
       check: list('commits'),
     },
     {
-      name: `Memory report with all ${large.symbols.toLocaleString('en')} symbols`,
-      target: large.name,
-      path: `/commit/${sha(large.name, m - 1)}?include_symbols=true`,
+      name: `Memory report with all ${symbols} symbols`,
+      target: history.name,
+      path: `/commit/${sha(history.name, last)}?include_symbols=true`,
+      goal: 300,
       check: list('symbols'),
     },
     {
-      name: `Top growers by file, ${m - 1} commits apart`,
-      target: large.name,
-      path: `/growers?base=${sha(large.name, 0)}&head=${sha(large.name, m - 1)}&by=file`,
+      name: `Top growers by file, ${last - distant} commits apart`,
+      target: history.name,
+      path: `/growers?base=${sha(history.name, distant)}&head=${sha(history.name, last)}&by=file`,
       check: list('growers'),
     },
   ];

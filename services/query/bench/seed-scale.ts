@@ -6,9 +6,8 @@
  * (.data/bench/query-seed.json), so a re-run uploads only what is missing.
  *
  * Targets (sizes from the environment):
- * - `scale-history`: SEED_COMMITS (5000) commits of SEED_HISTORY_SYMBOLS (2000) symbols — chains,
- *   series and symbol history over thousands of commits;
- * - `scale-large`: SEED_LARGE_COMMITS (40) commits of SEED_SYMBOLS (40000) symbols — diffs;
+ * - `scale-history`: SEED_COMMITS (5000) commits of SEED_HISTORY_SYMBOLS (40000) symbols —
+ *   chains, series, symbol history over thousands of commits, diffs and full reports;
  * - `scale-small`: SEED_SMALL_COMMITS (500) commits of 500 symbols — a second board.
  * Each commit changes a few symbols (grow 3, shrink 2, add 1, remove 1); 10% are identical
  * builds, 1% failed builds.
@@ -51,14 +50,8 @@ function plannedTargets(): SeedTarget[] {
     {
       name: 'scale-history',
       commits: env('SEED_COMMITS', 5000),
-      symbols: env('SEED_HISTORY_SYMBOLS', 2000),
+      symbols: env('SEED_HISTORY_SYMBOLS', 40000),
       seed: 11,
-    },
-    {
-      name: 'scale-large',
-      commits: env('SEED_LARGE_COMMITS', 40),
-      symbols: env('SEED_SYMBOLS', 40000),
-      seed: 12,
     },
     { name: 'scale-small', commits: env('SEED_SMALL_COMMITS', 500), symbols: 500, seed: 13 },
   ].map((t) => ({ ...t, uploaded: 0, head: null }));
@@ -162,8 +155,10 @@ async function seedTarget(state: SeedState, t: SeedTarget): Promise<number> {
   const inFlight = new Set<Promise<void>>();
   const done = new Map<string, Promise<void>>();
   let uploaded = 0;
+  const fullBuilds: number[] = [];
   for (const { spec, firmware } of history(t)) {
     const index = Number.parseInt(spec.sha.slice(8), 16);
+    if (spec.kind === 'full') fullBuilds.push(index);
     if (index < t.uploaded) continue;
     while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
     // An identical build's parent must be stored before it (its footprint is the parent's).
@@ -188,6 +183,7 @@ async function seedTarget(state: SeedState, t: SeedTarget): Promise<number> {
   await Promise.all(inFlight);
   t.uploaded = t.commits;
   t.head = shaOf(t.name, t.commits - 1);
+  t.fullBuilds = fullBuilds;
   writeState(state);
   return uploaded;
 }

@@ -19,6 +19,8 @@ export interface SeedTarget {
   uploaded: number;
   /** SHA of the newest uploaded commit of the main branch. */
   head: string | null;
+  /** Indexes of the commits uploaded as full builds (the others are identical or failed). */
+  fullBuilds?: number[];
 }
 
 export interface SeedState {

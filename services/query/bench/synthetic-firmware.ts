@@ -1,9 +1,10 @@
 /**
- * Deterministic synthetic firmware histories for the query tests, `npm run seed:scale` and
- * `npm run bench:query`: a Cortex-M-like layout (FLASH with .isr_vector, .text, .rodata and the
- * load copy of .data; RAM with .data and .bss), symbols spread over source files in module
- * directories and a few archives, and commits that change a handful of symbols each — grow,
- * shrink, add, remove, clone-suffix renames and moves between sections, as real churn does.
+ * Deterministic synthetic firmware histories for the query tests, `npm run seed:scale`,
+ * `npm run bench:query` and `npm run bench:storage`: a Cortex-M-like layout (FLASH with
+ * .isr_vector, .text, .rodata and the load copy of .data; RAM with .data and .bss), symbols
+ * spread over source files in module directories and a few archives and laid out object by
+ * object as a linker does (the vector table first), and commits that change a handful of symbols each — grow, shrink,
+ * add, remove, clone-suffix renames and moves between sections, as real churn does.
  */
 import type { MemoryReport, ReportRegion, ReportSymbol, UploadEnvelope } from '@memtrail/contracts';
 
@@ -66,7 +67,14 @@ export function initialFirmware(count: number, seed: number): SyntheticSymbol[] 
     },
   ];
   for (let i = 0; i < count; i++) symbols.push(newSymbol(rnd, i));
-  return symbols;
+  // In link order: each object's symbols together, objects by path, as a linker lays them out
+  // (so growing one function moves every later symbol of its section).
+  const [vectors, ...rest] = symbols;
+  const keys = rest.map((s) => `${s.source_file}\u0000${s.object_file}`);
+  const order = rest
+    .map((_, i) => i)
+    .sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
+  return [vectors!, ...order.map((i) => rest[i]!)];
 }
 
 export interface Churn {
@@ -79,6 +87,24 @@ export interface Churn {
 }
 
 export const TYPICAL_CHURN: Churn = { grow: 3, shrink: 2, add: 1, remove: 1, rename: 0, move: 0 };
+
+/**
+ * A commit as most are: two functions of one source file grow (every later symbol of `.text`
+ * moves with them when linked).
+ */
+export function growOneFile(
+  symbols: readonly SyntheticSymbol[],
+  rnd: () => number,
+): SyntheticSymbol[] {
+  const next = symbols.map((s) => ({ ...s }));
+  const functions = next.filter((s) => s.type === 'FUNC' && s.section === '.text');
+  const file = functions[Math.floor(rnd() * functions.length)]!.source_file;
+  const inFile = functions.filter((s) => s.source_file === file);
+  for (let i = 0; i < Math.min(2, inFile.length); i++) {
+    inFile[Math.floor(rnd() * inFile.length)]!.size += 2 * (1 + Math.floor(rnd() * 32));
+  }
+  return next;
+}
 
 /** The next commit's firmware: a copy with a few edits (`nextId` names added symbols). */
 export function evolve(
@@ -104,7 +130,12 @@ export function evolve(
     if (s.type === 'OBJECT') s.section = s.section === '.data' ? '.bss' : '.data';
   }
   for (let i = 0; i < churn.remove; i++) next.splice(pick(), 1);
-  for (let i = 0; i < churn.add; i++) next.push(newSymbol(rnd, nextId()));
+  for (let i = 0; i < churn.add; i++) {
+    // Into its object, after the object's other symbols (as the linker would place it).
+    const added = newSymbol(rnd, nextId());
+    const last = next.findLastIndex((s) => s.source_file === added.source_file);
+    next.splice(last === -1 ? next.length : last + 1, 0, added);
+  }
   return next;
 }
 

@@ -1,7 +1,15 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
-import { inTransaction, SqlPool, type SqlClient } from '@memtrail/db';
+import {
+  inTransaction,
+  readRecord,
+  SqlPool,
+  storableRecord,
+  type SqlClient,
+  type VersionKey,
+} from '@memtrail/db';
+import { decodeRecord } from '@memtrail/symbol-blocks';
 import { toBudgetRules, type BudgetRule } from './budgets.js';
 import { packedBlock, type DecodedUpload } from './decode/decode-upload.js';
 import { storedTotals, type Totals } from './totals.js';
@@ -43,6 +51,8 @@ interface TargetContext {
   regionConfig: unknown;
   /** Totals of the parent commit's report for this target, when there is one. */
   parentTotals: Totals | null;
+  /** The parent report's current version, whose record the new one is written as changes to. */
+  parent: VersionKey | null;
 }
 
 /**
@@ -121,6 +131,19 @@ export class ReportStore {
     // An identical build's footprint is its parent's; a failed build has none.
     const totals = upload.kind === 'identical' ? parentTotals! : reportTotals;
 
+    // Written as changes to the parent's record when the parent has one: a few hundred bytes
+    // for a typical commit instead of about 20 per block of the report.
+    const parentRecord =
+      record &&
+      target.parent &&
+      (await readRecord(db, target.parent.reportId, target.parent.version));
+    const stored =
+      record &&
+      storableRecord(
+        decodeRecord(record),
+        parentRecord ? { ...target.parent!, ...parentRecord } : null,
+      );
+
     const c = upload.commit;
     // The commit's metadata is stored once per project and commit (later uploads only fill
     // gaps); the report is one per target and commit, and a re-upload overwrites it with a new
@@ -156,8 +179,10 @@ export class ReportStore {
        WHERE $23::boolean
        RETURNING id, version, overwrite_count > 0 AS overwritten
        ), version AS (
-         INSERT INTO report_versions (report_id, version, target_id, header, record)
-         SELECT id, version, $22::uuid, $24::bytea, $25::bytea FROM report
+         INSERT INTO report_versions (report_id, version, target_id, header, record,
+           record_base_report_id, record_base_version, record_depth)
+         SELECT id, version, $22::uuid, $24::bytea, $25::bytea, $29::uuid, $30::int, $31::int
+         FROM report
        ), blocks AS (
          INSERT INTO symbol_blocks (target_id, hash, data, symbol_count, report_id, version)
          SELECT $22::uuid, b.hash, b.data, b.symbols, report.id, report.version
@@ -191,10 +216,13 @@ export class ReportStore {
         target.id,
         policy.replace,
         header,
-        record,
+        stored?.record ?? null,
         blocks.hashes,
         blocks.data,
         blocks.symbols,
+        stored?.base?.reportId ?? null,
+        stored?.base?.version ?? null,
+        stored?.depth ?? 0,
       ],
     );
     if (!report.rows[0]) {
@@ -236,15 +264,18 @@ export class ReportStore {
       region_config: unknown;
       region_totals: unknown;
       section_totals: unknown;
+      parent_id: string | null;
+      parent_version: number | null;
     }>(
       `SELECT t.id::text,
          (SELECT json_agg(json_build_object('name', b.name, 'branchPattern', b.branch_pattern,
                    'limits', b.limits) ORDER BY b.created_at, b.name)
           FROM budgets b WHERE b.target_id = t.id) AS budgets,
-         t.region_config, parent.region_totals, parent.section_totals
+         t.region_config, parent.region_totals, parent.section_totals,
+         parent.id::text AS parent_id, parent.version AS parent_version
        FROM targets t
        LEFT JOIN LATERAL (
-         SELECT r.region_totals, r.section_totals FROM reports r
+         SELECT r.id, r.version, r.region_totals, r.section_totals FROM reports r
          JOIN commits c ON c.id = r.commit_id AND c.project_id = t.project_id
          WHERE r.target_id = t.id AND c.sha = $3 LIMIT 1
        ) parent ON true
@@ -260,6 +291,10 @@ export class ReportStore {
         parentTotals: row.region_totals
           ? storedTotals(row.region_totals, row.section_totals)
           : null,
+        parent:
+          row.parent_id !== null && row.parent_version !== null
+            ? { reportId: row.parent_id, version: row.parent_version }
+            : null,
       };
     }
     if (!create) {
@@ -272,7 +307,13 @@ export class ReportStore {
       'INSERT INTO targets (project_id, name) VALUES ($1, $2) RETURNING id::text',
       [projectId, upload.targetName],
     );
-    return { id: created.rows[0]!.id, budgets: [], regionConfig: {}, parentTotals: null };
+    return {
+      id: created.rows[0]!.id,
+      budgets: [],
+      regionConfig: {},
+      parentTotals: null,
+      parent: null,
+    };
   }
 
   /** A branch's head moves to this commit unless the head already is a newer commit. */

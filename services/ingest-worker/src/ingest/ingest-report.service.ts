@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import { ServiceMetrics } from '@memtrail/metrics';
 import type { IngestReportJob } from '@memtrail/queue';
-import { decodeRecord, type VersionRecord } from '@memtrail/symbol-blocks';
+import type { VersionRecord } from '@memtrail/symbol-blocks';
 import { BlockWriter } from './block-writer.js';
 import { StoredReports, type StoredReport } from './stored-reports.js';
 
@@ -93,14 +93,17 @@ export class IngestReportService {
    * copied) is waited for, a parent that failed for good fails it at once.
    */
   private async recordOf(report: StoredReport): Promise<VersionRecord> {
-    if (report.record) return readable(report, report.record);
+    const { id, version, targetId, parentSha } = report;
+    if (report.hasRecord) {
+      const own = await this.reports.record({ reportId: id, version });
+      if (own) return own.record;
+    }
     if (report.kind !== 'identical')
-      throw new UnrecoverableError(`report ${report.id} v${report.version} has no record`);
-    const { id, targetId, parentSha } = report;
+      throw new UnrecoverableError(`report ${id} v${version} has no record`);
     const parent = parentSha ? await this.reports.ofCommit(targetId, parentSha) : null;
     if (!parent)
       throw new UnrecoverableError(`identical report ${id}: parent ${parentSha} has no report`);
-    if (!parent.record) {
+    if (!parent.hasRecord) {
       if (parent.status === 'failed') {
         throw new UnrecoverableError(
           `identical report ${id}: parent ${parentSha} failed to ingest (${parent.lastError ?? 'no reason recorded'}); retry it, then this report`,
@@ -108,20 +111,11 @@ export class IngestReportService {
       }
       throw new ParentNotIngestedError(id, parentSha!);
     }
-    const record = readable(report, parent.record);
-    await this.reports.copyRecord(report, parent.record);
-    return record;
-  }
-}
-
-/** A stored record decoded; damaged bytes fail the job for good (retrying cannot mend them). */
-function readable(report: StoredReport, stored: Buffer): VersionRecord {
-  try {
-    return decodeRecord(stored);
-  } catch (error) {
-    throw new UnrecoverableError(
-      `report ${report.id} v${report.version}: stored version is unreadable: ${(error as Error).message}`,
-    );
+    const key = { reportId: parent.id, version: parent.version };
+    const stored = await this.reports.record(key);
+    if (!stored) throw new ParentNotIngestedError(id, parentSha!);
+    await this.reports.copyRecord(report, { ...key, ...stored });
+    return stored.record;
   }
 }
 

@@ -2,15 +2,18 @@ import { gzipSync } from 'node:zlib';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   inTransaction,
+  readRecord,
   readStoredPayload,
   SqlPool,
+  storableRecord,
   type ReportStatus,
+  type StoredRecord,
   type VersionKey,
 } from '@memtrail/db';
 import { UnrecoverableError } from 'bullmq';
+import { isStoreUnreachable } from './outage.js';
 import {
   blockEvents,
-  decodeRecord,
   storedForm,
   type StoredForm,
   type VersionRecord,
@@ -25,10 +28,10 @@ export interface StoredReport {
   parentSha: string | null;
   version: number;
   ingestedVersion: number | null;
-  /** The current version's record; null for an identical build whose record is not copied yet. */
-  record: Buffer | null;
   /** Whether the current version is stored as a version at all (or only as a legacy payload). */
   hasVersion: boolean;
+  /** Whether that version has its record (an identical build's is copied when ingested). */
+  hasRecord: boolean;
 }
 
 /** Blocks stored first by one upload and not yet in ClickHouse: written together. */
@@ -43,8 +46,8 @@ export interface CommitReport {
   version: number;
   status: ReportStatus;
   lastError: string | null;
-  /** The current version's record, when stored and known. */
-  record: Buffer | null;
+  /** Whether its current version has a record to copy. */
+  hasRecord: boolean;
 }
 
 const hex = (hashes: readonly string[]) => hashes.map((h) => Buffer.from(h, 'hex'));
@@ -62,7 +65,8 @@ export class StoredReports {
     const { rows } = await this.sql.query<StoredReport>(
       `SELECT r.id::text, r.target_id::text AS "targetId", t.project_id::text AS "projectId",
               r.kind::text, r.parent_sha AS "parentSha", r.version,
-              r.ingested_version AS "ingestedVersion", v.record, v.report_id IS NOT NULL AS "hasVersion"
+              r.ingested_version AS "ingestedVersion", v.report_id IS NOT NULL AS "hasVersion",
+              v.record IS NOT NULL AS "hasRecord"
        FROM reports r JOIN targets t ON t.id = r.target_id
        LEFT JOIN report_versions v ON v.report_id = r.id AND v.version = r.version
        WHERE r.id = $1`,
@@ -124,7 +128,8 @@ export class StoredReports {
   /** The report of `sha` on the same target, with its current version's record. */
   async ofCommit(targetId: string, sha: string): Promise<CommitReport | null> {
     const { rows } = await this.sql.query<CommitReport>(
-      `SELECT r.id::text, r.version, r.status::text AS status, r.last_error AS "lastError", v.record
+      `SELECT r.id::text, r.version, r.status::text AS status, r.last_error AS "lastError",
+              v.record IS NOT NULL AS "hasRecord"
        FROM reports r JOIN targets t ON t.id = r.target_id
        JOIN commits c ON c.id = r.commit_id AND c.project_id = t.project_id
        LEFT JOIN report_versions v ON v.report_id = r.id AND v.version = r.version
@@ -134,12 +139,39 @@ export class StoredReports {
     return rows[0] ?? null;
   }
 
-  /** Gives an identical build's version its parent's record (once; a retry finds it set). */
-  async copyRecord(report: StoredReport, record: Buffer): Promise<void> {
+  /**
+   * A version's record, rebuilt from its chain; a record that cannot be read (damaged bytes)
+   * fails the job for good, since retrying cannot mend it.
+   */
+  async record(key: VersionKey): Promise<StoredRecord | null> {
+    try {
+      return await readRecord(this.sql, key.reportId, key.version);
+    } catch (error) {
+      if (isStoreUnreachable(error)) throw error;
+      throw new UnrecoverableError(
+        `report ${key.reportId} v${key.version}: stored version is unreadable: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /**
+   * Gives an identical build's version its parent's record, written as "the same as the
+   * parent's" (once; a retry finds it set).
+   */
+  async copyRecord(report: StoredReport, parent: VersionKey & StoredRecord): Promise<void> {
+    const stored = storableRecord(parent.record, parent);
     await this.sql.query(
-      `UPDATE report_versions SET record = $3
+      `UPDATE report_versions SET record = $3, record_base_report_id = $4, record_base_version = $5,
+              record_depth = $6
        WHERE report_id = $1 AND version = $2 AND record IS NULL`,
-      [report.id, report.version, record],
+      [
+        report.id,
+        report.version,
+        stored.record,
+        stored.base?.reportId ?? null,
+        stored.base?.version ?? null,
+        stored.depth,
+      ],
     );
   }
 
@@ -188,9 +220,8 @@ export class StoredReports {
    * gives few events). Null for a target's first report.
    */
   async baseFor(report: StoredReport): Promise<{ key: VersionKey; record: VersionRecord } | null> {
-    const { rows } = await this.sql.query<{ report_id: string; version: number; record: Buffer }>(
-      `SELECT v.report_id::text, v.version, v.record FROM report_versions v
-       JOIN (
+    const { rows } = await this.sql.query<{ report_id: string; version: number }>(
+      `SELECT b.id::text AS report_id, b.ingested_version AS version FROM (
          (SELECT r.id, r.ingested_version, 0 AS rank FROM reports r
           JOIN commits c ON c.id = r.commit_id
           WHERE r.target_id = $1 AND c.project_id = $2 AND c.sha = $3
@@ -199,17 +230,14 @@ export class StoredReports {
          (SELECT r.id, r.ingested_version, 1 FROM reports r
           WHERE r.target_id = $1 AND r.ingested_version IS NOT NULL AND r.id <> $4
           ORDER BY r.ingested_at DESC LIMIT 1)
-       ) b ON v.report_id = b.id AND v.version = b.ingested_version
-       WHERE v.record IS NOT NULL
-       ORDER BY b.rank LIMIT 1`,
+       ) b ORDER BY b.rank LIMIT 1`,
       [report.targetId, report.projectId, report.parentSha ?? '', report.id],
     );
     const row = rows[0];
     if (!row) return null;
-    return {
-      key: { reportId: row.report_id, version: row.version },
-      record: decodeRecord(row.record),
-    };
+    const key = { reportId: row.report_id, version: row.version };
+    const stored = await this.record(key);
+    return stored && { key, record: stored.record };
   }
 
   /**
