@@ -23,6 +23,7 @@ export {
   readVersion,
   storableRecord,
   type Queryable,
+  type RecordCache,
   type StoredRecord,
   type StoredVersion,
   type VersionKey,

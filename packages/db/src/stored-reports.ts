@@ -140,15 +140,56 @@ export async function readVersion(
   };
 }
 
-/** Only a version's record, rebuilt; null when the version has none (or does not exist). */
+/** Decoded records by `reportId/version`: a record never changes, so any cache will do. */
+export interface RecordCache {
+  get(key: string): StoredRecord | undefined;
+  set(key: string, value: StoredRecord): void;
+}
+
+/**
+ * Only a version's record, rebuilt; null when the version has none (or does not exist). With
+ * a cache holding the record it was written after (its parent's, read a moment ago), one row
+ * is read and one delta applied; otherwise the whole chain is read.
+ */
 export async function readRecord(
   db: Queryable,
   reportId: string,
   version: number,
+  cache?: RecordCache,
 ): Promise<StoredRecord | null> {
-  const rows = await chain(db, reportId, version, false);
-  const record = rebuild(rows, reportId, version);
-  return record && { record, depth: rows[0]!.record_depth };
+  const key = `${reportId}/${version}`;
+  const hit = cache?.get(key);
+  if (hit) return hit;
+  let stored: StoredRecord | null = null;
+  if (cache) {
+    const { rows } = await db.query<{
+      record: Buffer | null;
+      base_report_id: string | null;
+      base_version: number | null;
+      record_depth: number;
+    }>(
+      `SELECT record, record_base_report_id::text AS base_report_id,
+              record_base_version AS base_version, record_depth
+       FROM report_versions WHERE report_id = $1 AND version = $2`,
+      [reportId, version],
+    );
+    const row = rows[0];
+    if (!row?.record) return null;
+    const base =
+      row.base_report_id === null
+        ? undefined
+        : cache.get(`${row.base_report_id}/${row.base_version}`);
+    if (row.base_report_id === null || base) {
+      stored = { record: decodeRecord(row.record, base?.record), depth: row.record_depth };
+    }
+  }
+  if (!stored) {
+    const rows = await chain(db, reportId, version, false);
+    const record = rebuild(rows, reportId, version);
+    stored = record && { record, depth: rows[0]!.record_depth };
+  }
+  if (stored) cache?.set(key, stored);
+  return stored;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   FILE_INSERT_MIN_BYTES,
   fileInputStatement,
   fileInsertStatement,
+  insertWithSettings,
   readsInputTable,
 } from './file-insert.js';
 import type { ChdbNative, NativeConnection } from './native.js';
@@ -125,6 +126,16 @@ export class EngineConnection {
   async run(request: EngineRequest): Promise<EngineResult> {
     await this.useDatabase(request.database);
     const names = Object.keys(request.settings);
+    for (const name of names) {
+      if (!isValidSettingName(name)) {
+        throw ClickHouseException.of('UNKNOWN_SETTING', `Unknown setting '${name}'`);
+      }
+    }
+    // A plain insert carries its settings in its own SETTINGS clause: nothing to restore.
+    if (names.length > 0 && request.data !== undefined && !mayChangeSessionState(request.sql)) {
+      if (insertWithSettings(request.sql, request.settings))
+        return this.execute(request, request.settings);
+    }
     let applied = false;
     try {
       if (names.length > 0) {
@@ -139,7 +150,11 @@ export class EngineConnection {
     }
   }
 
-  private async execute(request: EngineRequest): Promise<EngineResult> {
+  /** `ownSettings`: the settings of a plain insert whose SQL already carries them. */
+  private async execute(
+    request: EngineRequest,
+    ownSettings: Record<string, string> = {},
+  ): Promise<EngineResult> {
     const { sql, data, params, format } = request;
     try {
       const bound = Object.keys(params).length > 0;
@@ -148,12 +163,13 @@ export class EngineConnection {
         const fromFile = readsInputTable(sql)
           ? inputInsertStatement(sql, path)
           : !bound && data.length >= FILE_INSERT_MIN_BYTES
-            ? fileInsertStatement(sql, path)
+            ? fileInsertStatement(sql, path, ownSettings)
             : undefined;
         if (fromFile) return await this.insertFromFile(fromFile, path, data, format, params);
       }
       if (data !== undefined && !bound) {
-        const r = await this.native.InsertRawAsyncConnection(this.handle, sql, data, false);
+        const statement = insertWithSettings(sql, ownSettings) ?? sql;
+        const r = await this.native.InsertRawAsyncConnection(this.handle, statement, data, false);
         return {
           body: Buffer.alloc(0),
           elapsedSeconds: r.elapsed,
@@ -230,13 +246,7 @@ export class EngineConnection {
   }
 
   private async applySettings(settings: Record<string, string>): Promise<void> {
-    const assignments: string[] = [];
-    for (const [name, value] of Object.entries(settings)) {
-      if (!isValidSettingName(name)) {
-        throw ClickHouseException.of('UNKNOWN_SETTING', `Unknown setting '${name}'`);
-      }
-      assignments.push(`${name} = ${quoteString(value)}`);
-    }
+    const assignments = Object.entries(settings).map(([n, v]) => `${n} = ${quoteString(v)}`);
     await this.exec(`SET ${assignments.join(', ')}`);
   }
 

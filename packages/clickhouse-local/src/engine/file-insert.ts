@@ -36,11 +36,38 @@ const PLAIN_INSERT = new RegExp(
 const INPUT_CALL = new RegExp(`\\binput\\s*\\(\\s*(${STRING})\\s*\\)`, 'gi');
 const MENTIONS_INPUT = /\binput\s*\(/i;
 
-/** The statement reading its data from `path`, or undefined when `sql` is not a plain insert. */
-export function fileInsertStatement(sql: string, path: string): string | undefined {
+/** A SETTINGS clause for `settings` ('' when there are none). */
+function settingsClause(settings: Record<string, string>): string {
+  const assignments = Object.entries(settings).map(([n, v]) => `${n} = ${quoteString(v)}`);
+  return assignments.length > 0 ? ` SETTINGS ${assignments.join(', ')}` : '';
+}
+
+/**
+ * The statement reading its data from `path`, or undefined when `sql` is not a plain insert.
+ * The request's settings go in the statement's own SETTINGS clause.
+ */
+export function fileInsertStatement(
+  sql: string,
+  path: string,
+  settings: Record<string, string> = {},
+): string | undefined {
   const match = PLAIN_INSERT.exec(sql);
   if (!match) return undefined;
-  return `${match[1]!.trimEnd()} FROM INFILE ${quoteString(path)} COMPRESSION 'none' FORMAT ${match[2]}`;
+  return `${match[1]!.trimEnd()} FROM INFILE ${quoteString(path)} COMPRESSION 'none'${settingsClause(settings)} FORMAT ${match[2]}`;
+}
+
+/**
+ * A plain insert with the request's settings in its own SETTINGS clause, or undefined when
+ * `sql` is not a plain insert. Scoped to the statement, they need no session SET before and no
+ * reset after: a small insert is one engine call instead of three (about 2 ms of CPU each).
+ */
+export function insertWithSettings(
+  sql: string,
+  settings: Record<string, string>,
+): string | undefined {
+  const match = PLAIN_INSERT.exec(sql);
+  if (!match) return undefined;
+  return `${match[1]!.trimEnd()}${settingsClause(settings)} FORMAT ${match[2]}`;
 }
 
 /** True when the statement reads its body through the `input` table function. */

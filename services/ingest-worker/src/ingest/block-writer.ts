@@ -38,8 +38,9 @@ interface BlockRow {
  * Writes symbol blocks to ClickHouse. One upload's pending blocks go in inserts of whole blocks
  * (about CHUNK_ROWS rows each, in hash order, so the same upload always gives the same chunks)
  * whose deduplication token names that upload and chunk: whichever job writes them, and however
- * often, each block is stored once. Beyond the table's deduplication window a chunk whose first
- * block is already there is skipped (an insert is all or nothing).
+ * often, each block is stored once. When a write was tried before, a chunk whose first block is
+ * already there is skipped (an insert is all or nothing): this holds beyond the table's
+ * deduplication window too.
  */
 @Injectable()
 export class BlockWriter {
@@ -63,7 +64,8 @@ export class BlockWriter {
       const first = values[0]!.block_hash;
       chunk = [];
       rows = 0;
-      if (await this.holds(projectId, targetId, first)) return;
+      // Only a write tried before may have landed (a worker that died after inserting).
+      if (pending.retried && (await this.holds(projectId, targetId, first))) return;
       await this.insert(values, token);
       written += values.length;
     };

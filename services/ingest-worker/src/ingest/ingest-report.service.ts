@@ -75,12 +75,13 @@ export class IngestReportService {
     const record = await this.recordOf(report);
     const hashes = [...new Set(record.entries.map((e) => e.hash))];
     let rows = 0;
+    const written = [];
     for (const pending of await this.reports.pendingBlocks(report.targetId, hashes)) {
       rows += await this.writer.write(report.projectId, report.targetId, pending);
-      await this.reports.markBlocksIngested(pending.upload);
+      written.push(pending.upload);
     }
     const base = await this.reports.baseFor(report);
-    if (!(await this.reports.markIngested(report, record, base))) {
+    if (!(await this.reports.markIngested(report, record, base, written))) {
       return { status: 'stale', reportId: id, version };
     }
     this.metrics.ingestSymbolRows.observe(rows);

@@ -11,6 +11,7 @@ import {
   type VersionKey,
 } from '@memtrail/db';
 import { UnrecoverableError } from 'bullmq';
+import { LRUCache } from 'lru-cache';
 import { isStoreUnreachable } from './outage.js';
 import {
   blockEvents,
@@ -38,6 +39,8 @@ export interface StoredReport {
 export interface PendingBlocks {
   upload: VersionKey;
   blocks: { hash: string; data: Buffer }[];
+  /** A worker set out to write them before: ClickHouse may hold them already. */
+  retried: boolean;
 }
 
 /** A report of the same target, by commit (an identical build's parent). */
@@ -59,6 +62,9 @@ const hex = (hashes: readonly string[]) => hashes.map((h) => Buffer.from(h, 'hex
  */
 @Injectable()
 export class StoredReports {
+  /** Records decoded lately: a version's record is usually written as changes to the one before. */
+  private readonly records = new LRUCache<string, StoredRecord>({ max: 256 });
+
   constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
 
   async load(id: string): Promise<StoredReport | null> {
@@ -145,7 +151,7 @@ export class StoredReports {
    */
   async record(key: VersionKey): Promise<StoredRecord | null> {
     try {
-      return await readRecord(this.sql, key.reportId, key.version);
+      return await readRecord(this.sql, key.reportId, key.version, this.records);
     } catch (error) {
       if (isStoreUnreachable(error)) throw error;
       throw new UnrecoverableError(
@@ -177,7 +183,8 @@ export class StoredReports {
 
   /**
    * The blocks of `hashes` not yet in ClickHouse, with every other block of the uploads that
-   * stored them first: each upload's blocks are written in one insert under one token.
+   * stored them first: each upload's blocks are written in one insert under one token. Counts
+   * this as an attempt to write them (see `PendingBlocks.retried`).
    */
   async pendingBlocks(targetId: string, hashes: readonly string[]): Promise<PendingBlocks[]> {
     const { rows } = await this.sql.query<{
@@ -185,12 +192,13 @@ export class StoredReports {
       version: number;
       hash: Buffer;
       data: Buffer;
+      write_attempts: number;
     }>(
-      `SELECT b.report_id::text, b.version, b.hash, b.data FROM symbol_blocks b
+      `UPDATE symbol_blocks b SET write_attempts = b.write_attempts + 1
        WHERE NOT b.ingested AND (b.report_id, b.version) IN (
          SELECT report_id, version FROM symbol_blocks
          WHERE target_id = $1 AND hash = ANY($2::bytea[]) AND NOT ingested)
-       ORDER BY b.report_id, b.version, b.hash`,
+       RETURNING b.report_id::text, b.version, b.hash, b.data, b.write_attempts`,
       [targetId, hex(hashes)],
     );
     const uploads = new Map<string, PendingBlocks>();
@@ -198,20 +206,19 @@ export class StoredReports {
       const key = `${row.report_id}/${row.version}`;
       let upload = uploads.get(key);
       if (!upload) {
-        upload = { upload: { reportId: row.report_id, version: row.version }, blocks: [] };
+        upload = {
+          upload: { reportId: row.report_id, version: row.version },
+          blocks: [],
+          retried: false,
+        };
         uploads.set(key, upload);
       }
+      upload.retried ||= row.write_attempts > 1;
       upload.blocks.push({ hash: row.hash.toString('hex'), data: row.data });
     }
+    // In hash order: the same upload always gives the same inserts (and tokens).
+    for (const upload of uploads.values()) upload.blocks.sort((a, b) => (a.hash < b.hash ? -1 : 1));
     return [...uploads.values()];
-  }
-
-  async markBlocksIngested(upload: VersionKey): Promise<void> {
-    await this.sql.query(
-      `UPDATE symbol_blocks SET ingested = true
-       WHERE report_id = $1 AND version = $2 AND NOT ingested`,
-      [upload.reportId, upload.version],
-    );
   }
 
   /**
@@ -241,50 +248,55 @@ export class StoredReports {
   }
 
   /**
-   * Records the version's block events against its base and makes the version readable, in
-   * one transaction; only a version still current is marked (a newer overwrite stays pending).
-   * False when the report moved on meanwhile.
+   * Records the version's block events against its base, marks the blocks written for it as in
+   * ClickHouse, and makes the version readable — one statement, so all or nothing; only a
+   * version still current is marked (a newer overwrite stays pending). False when the report
+   * moved on meanwhile (its blocks and events are recorded all the same: they are facts).
    */
   async markIngested(
     report: StoredReport,
     record: VersionRecord,
     base: { key: VersionKey; record: VersionRecord } | null,
+    written: readonly VersionKey[],
   ): Promise<boolean> {
     const events = [...blockEvents(record, base?.record ?? null)];
-    return inTransaction(this.sql, async (db) => {
-      const current = await db.query<{ version: number }>(
-        'SELECT version FROM reports WHERE id = $1 FOR UPDATE',
-        [report.id],
-      );
-      if (current.rows[0]?.version !== report.version) return false;
-      await db.query('DELETE FROM block_events WHERE report_id = $1 AND version = $2', [
+    const { rows } = await this.sql.query<{ marked: boolean }>(
+      `WITH written AS (
+         UPDATE symbol_blocks SET ingested = true
+         FROM unnest($8::uuid[], $9::int[]) AS w(report_id, version)
+         WHERE symbol_blocks.report_id = w.report_id AND symbol_blocks.version = w.version
+           AND NOT symbol_blocks.ingested
+       ), events AS (
+         -- Facts about this version whether or not it is still current. The statement is all
+         -- or nothing and a marked version is not ingested again, so they are written once.
+         INSERT INTO block_events (target_id, block_hash, report_id, version, delta)
+         SELECT $1, e.hash, $2, $3, e.delta FROM unnest($4::bytea[], $5::int[]) AS e(hash, delta)
+         ON CONFLICT DO NOTHING
+       ), based AS (
+         UPDATE report_versions SET base_report_id = $6, base_version = $7
+         WHERE report_id = $2 AND version = $3
+       ), marked AS (
+         -- Checked again on the row as it is when updated: an overwrite committed meanwhile
+         -- leaves the report pending for its own job.
+         UPDATE reports SET status = 'ingested', ingested_version = version, ingested_at = now(),
+                last_error = NULL, updated_at = now()
+         WHERE id = $2 AND version = $3
+         RETURNING id
+       )
+       SELECT EXISTS (SELECT 1 FROM marked) AS marked`,
+      [
+        report.targetId,
         report.id,
         report.version,
-      ]);
-      await db.query(
-        `INSERT INTO block_events (target_id, block_hash, report_id, version, delta)
-         SELECT $1, e.hash, $2, $3, e.delta FROM unnest($4::bytea[], $5::int[]) AS e(hash, delta)`,
-        [
-          report.targetId,
-          report.id,
-          report.version,
-          hex(events.map(([hash]) => hash)),
-          events.map(([, delta]) => delta),
-        ],
-      );
-      await db.query(
-        `UPDATE report_versions SET base_report_id = $3, base_version = $4
-         WHERE report_id = $1 AND version = $2`,
-        [report.id, report.version, base?.key.reportId ?? null, base?.key.version ?? null],
-      );
-      await db.query(
-        `UPDATE reports SET status = 'ingested', ingested_version = version, ingested_at = now(),
-                last_error = NULL, updated_at = now()
-         WHERE id = $1`,
-        [report.id],
-      );
-      return true;
-    });
+        hex(events.map(([hash]) => hash)),
+        events.map(([, delta]) => delta),
+        base?.key.reportId ?? null,
+        base?.key.version ?? null,
+        written.map((w) => w.reportId),
+        written.map((w) => w.version),
+      ],
+    );
+    return rows[0]!.marked;
   }
 }
 

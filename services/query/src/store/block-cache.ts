@@ -13,8 +13,8 @@ type BlockRow = [
   section: string,
   name: string,
   full_name: string,
-  rel: number,
-  size: number,
+  rel: string,
+  size: string,
   type: string,
   binding: string,
   visibility: string,
@@ -92,8 +92,8 @@ export class BlockCache {
               WHERE project_id = {projectId:String} AND target_id = {targetId:String}
                 AND block_hash IN {hashes:Array(String)}`,
       query_params: { projectId, targetId, hashes },
+      // UInt64 values come quoted (no per-query setting: each costs the server a round of SETs).
       format: 'JSONCompactEachRow',
-      clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
     });
     const rows = await result.json<BlockRow>();
     const blocks = new Map<string, { section: string; symbols: (BlockSymbol | undefined)[] }>();
@@ -103,8 +103,8 @@ export class BlockCache {
       block.symbols[r[1]] = {
         name: r[3],
         full_name: r[4],
-        rel: r[5],
-        size: r[6],
+        rel: Number(r[5]),
+        size: Number(r[6]),
         type: r[7],
         binding: r[8],
         visibility: r[9],

@@ -104,19 +104,19 @@ export class BlockHistory {
             }
           : { projectId, targetId, path: subject.path },
       format: 'JSONEachRow',
-      clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
     });
+    // UInt64 sums come quoted (no per-query setting: each costs the server a round of SETs).
     const rows = await result.json<{
       block_hash: string;
       subject: string;
-      size: number;
-      count: number;
+      size: string;
+      count: string;
     }>();
     const held = new Map<string, Map<string, SubjectSize>>();
     for (const r of rows) {
       let names = held.get(r.block_hash);
       if (!names) held.set(r.block_hash, (names = new Map()));
-      names.set(r.subject, { size: r.size, count: r.count });
+      names.set(r.subject, { size: Number(r.size), count: Number(r.count) });
     }
     return held;
   }

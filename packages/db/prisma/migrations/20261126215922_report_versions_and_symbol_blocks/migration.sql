@@ -36,6 +36,7 @@ CREATE TABLE "symbol_blocks" (
     "report_id" UUID NOT NULL,
     "version" INTEGER NOT NULL,
     "ingested" BOOLEAN NOT NULL DEFAULT false,
+    "write_attempts" INTEGER NOT NULL DEFAULT 0,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "symbol_blocks_pkey" PRIMARY KEY ("target_id","hash")
