@@ -31,7 +31,7 @@ describe('deploy/grafana/memtrail-dashboard.json', () => {
       expect({ name, exported: exported.has(name) }).toEqual({ name, exported: true });
   });
 
-  it('covers latency, queue depth and age, jobs, ClickHouse inserts, rows per report and errors', () => {
+  it('covers latency, queue depth and age, jobs, ClickHouse inserts and errors', () => {
     const exprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr)).join('\n');
     for (const metric of [
       'memtrail_http_request_duration_seconds_bucket',
@@ -40,7 +40,6 @@ describe('deploy/grafana/memtrail-dashboard.json', () => {
       'memtrail_job_duration_seconds_bucket',
       'memtrail_clickhouse_rows_inserted_total',
       'memtrail_clickhouse_insert_duration_seconds_bucket',
-      'memtrail_ingest_symbol_rows_sum',
       'memtrail_errors_total',
     ]) {
       expect(exprs).toContain(metric);

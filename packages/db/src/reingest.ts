@@ -9,8 +9,8 @@ export interface ReingestScope {
 /**
  * Marks stored reports for ingestion again, for a ClickHouse that lost their rows. Each report
  * gets a new version with the same header and record, pending, with no readable version until
- * the worker has written it; every block of the scope counts as not yet written, under the next
- * version of the upload that stored it (so under new deduplication tokens). The new version
+ * the worker has ingested it, and every block of the scope is copied to ClickHouse again. The
+ * new version
  * means new job ids, whatever Redis still remembers. A report whose upload predates report
  * versions keeps its legacy payload, which the worker turns into a version first. `updated_at`
  * moves so cached timelines reload; the workers' sweepers enqueue the reports once they have
@@ -20,10 +20,10 @@ export async function markForReingest(sql: SqlPool, scope: ReingestScope = {}): 
   return inTransaction(sql, async (db) => {
     const targets = `SELECT id FROM targets WHERE $1::uuid IS NULL OR project_id = $1::uuid`;
     const project = [scope.projectId ?? null];
-    // The blocks are written again under new tokens: ClickHouse may still remember the old
-    // ones (rows deleted rather than lost), and would skip the inserts as duplicates.
+    // Copied again by the worker; a block's write attempts go on counting, so ClickHouse is
+    // asked first whether it still holds it, and new attempts mean new deduplication tokens.
     await db.query(
-      `UPDATE symbol_blocks SET ingested = false, version = version + 1
+      `UPDATE symbol_blocks SET in_clickhouse = false, copy_error = NULL
        WHERE target_id IN (${targets})`,
       project,
     );

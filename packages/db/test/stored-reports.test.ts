@@ -112,9 +112,8 @@ describe('stored report versions and blocks', () => {
     );
     for (const b of form.blocks) {
       await sql.query(
-        `INSERT INTO symbol_blocks (target_id, hash, data, symbol_count, report_id, version)
-         VALUES ($1, $2, $3, $4, $5, 1)`,
-        [targetId, Buffer.from(b.hash, 'hex'), gzipSync(b.canonical), b.symbolCount, reportId],
+        `INSERT INTO symbol_blocks (target_id, hash, data, symbol_count) VALUES ($1, $2, $3, $4)`,
+        [targetId, Buffer.from(b.hash, 'hex'), gzipSync(b.canonical), b.symbolCount],
       );
     }
   });

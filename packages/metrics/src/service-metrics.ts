@@ -55,17 +55,6 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  /**
-   * Symbol rows the worker wrote to ClickHouse per ingested report: only blocks ClickHouse did
-   * not hold yet, so a typical commit writes a few dozen whatever the size of its firmware.
-   */
-  readonly ingestSymbolRows = new Histogram({
-    name: 'memtrail_ingest_symbol_rows',
-    help: 'Symbol rows written to ClickHouse per ingested report (its new blocks)',
-    buckets: [0, 10, 50, 100, 500, 1000, 5000, 10000, 50000],
-    registers: [this.registry],
-  });
-
   /** Pending reports the worker's sweeper enqueued because no job was queued for them. */
   readonly reportsRequeued = new Counter({
     name: 'memtrail_reports_requeued_total',

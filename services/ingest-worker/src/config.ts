@@ -29,12 +29,29 @@ export class WorkerConfig extends CommonConfig {
   @Max(64)
   WORKER_CONCURRENCY: number = 8;
 
+  /**
+   * Symbol blocks reach ClickHouse in batches: once this many symbol rows wait, or the oldest
+   * block has waited WORKER_COPY_AGE_MS. Reads take waiting blocks from Postgres meanwhile.
+   */
+  @IsInt()
+  @Min(1)
+  WORKER_COPY_ROWS: number = 20_000;
+
+  @IsInt()
+  @Min(0)
+  WORKER_COPY_AGE_MS: number = 60_000;
+
+  /** How often a worker looks whether a batch of blocks is due; 0 turns copying off. */
+  @IsInt()
+  @Min(0)
+  WORKER_COPY_INTERVAL_MS: number = 1000;
+
   /** How long a job's lock lasts: a worker killed mid-job has its job rerun after this. */
   @IsInt()
   @Min(1000)
   WORKER_LOCK_MS: number = 30_000;
 
-  /** How long the worker pauses when ClickHouse or Postgres is unreachable. */
+  /** How long the worker pauses its jobs while Postgres is unreachable (ClickHouse is not needed to ingest). */
   @IsInt()
   @Min(100)
   WORKER_OUTAGE_PAUSE_MS: number = 5000;

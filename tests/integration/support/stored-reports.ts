@@ -1,12 +1,18 @@
 import { gzipSync } from 'node:zlib';
 import type { ClickHouseClient } from '@memtrail/clickhouse';
 import type { UploadEnvelope } from '@memtrail/contracts';
-import { readVersion, type PrismaClient, type Queryable, type ReportKind } from '@memtrail/db';
+import {
+  readBlocks,
+  readVersion,
+  type PrismaClient,
+  type Queryable,
+  type ReportKind,
+} from '@memtrail/db';
 import { reportSymbols, storedForm, type Block, type StoredSymbol } from '@memtrail/symbol-blocks';
 
 /**
  * Stores a report version the way the gateway stores an upload: the report row, its version
- * (header and record) and the blocks the target does not hold yet, first stored by it.
+ * (header and record, whole) and the blocks the target does not hold yet.
  */
 export async function storeVersion(
   prisma: PrismaClient,
@@ -32,8 +38,6 @@ export async function storeVersion(
       hash: Buffer.from(b.hash, 'hex') as Uint8Array<ArrayBuffer>,
       data: gzipSync(b.canonical) as Uint8Array<ArrayBuffer>,
       symbolCount: b.symbolCount,
-      reportId,
-      version,
     })),
     skipDuplicates: true,
   });
@@ -78,7 +82,10 @@ export async function clickhouseBlocks(
   return blocks;
 }
 
-/** A version's symbols as stored: its record (Postgres) and its blocks (ClickHouse). */
+/**
+ * A version's symbols as stored: its record (Postgres) and its blocks — from ClickHouse where
+ * the worker has copied them, else from Postgres, as the query service reads them.
+ */
 export async function storedSymbols(
   db: Queryable,
   clickhouse: ClickHouseClient,
@@ -87,10 +94,21 @@ export async function storedSymbols(
 ): Promise<StoredSymbol[]> {
   const stored = await readVersion(db, reportId, version);
   if (!stored?.record) throw new Error(`report ${reportId} v${version} has no record`);
-  const blocks = await clickhouseBlocks(clickhouse, stored.targetId);
-  return reportSymbols(stored.record, (hash) => {
-    const entry = blocks.get(hash);
-    if (!entry) throw new Error(`block ${hash} is not in ClickHouse`);
-    return entry.block;
-  });
+  const hashes = [...new Set(stored.record.entries.map((e) => e.hash))];
+  const { rows } = await db.query<{ hash: Buffer }>(
+    `SELECT hash FROM symbol_blocks WHERE target_id = $1 AND hash = ANY($2::bytea[]) AND in_clickhouse`,
+    [stored.targetId, hashes.map((h) => Buffer.from(h, 'hex'))],
+  );
+  // Blocks marked copied must come from ClickHouse; ClickHouse is not asked when none is.
+  const copied =
+    rows.length > 0
+      ? await clickhouseBlocks(clickhouse, stored.targetId)
+      : new Map<string, never>();
+  for (const { hash } of rows)
+    if (!copied.has(hash.toString('hex')))
+      throw new Error(`block ${hash.toString('hex')} is marked copied but ClickHouse lacks it`);
+  const waiting = hashes.filter((h) => !copied.has(h));
+  const fromPostgres =
+    waiting.length > 0 ? await readBlocks(db, stored.targetId, waiting) : new Map<string, Block>();
+  return reportSymbols(stored.record, (hash) => copied.get(hash)?.block ?? fromPostgres.get(hash)!);
 }

@@ -184,8 +184,9 @@ export class ReportStore {
          SELECT id, version, $22::uuid, $24::bytea, $25::bytea, $29::uuid, $30::int, $31::int
          FROM report
        ), blocks AS (
-         INSERT INTO symbol_blocks (target_id, hash, data, symbol_count, report_id, version)
-         SELECT $22::uuid, b.hash, b.data, b.symbols, report.id, report.version
+         -- Only with a report (an upload refused a replacement stores nothing).
+         INSERT INTO symbol_blocks (target_id, hash, data, symbol_count)
+         SELECT $22::uuid, b.hash, b.data, b.symbols
          FROM unnest($26::bytea[], $27::bytea[], $28::int[]) AS b(hash, data, symbols), report
          ON CONFLICT DO NOTHING
        )

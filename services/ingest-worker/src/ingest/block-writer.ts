@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { Inject, Injectable } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
-import { ClickHouseClient, purgeStatement } from '@memtrail/clickhouse';
+import { ClickHouseClient, pingClickHouse, purgeStatement } from '@memtrail/clickhouse';
 import { recordClickHouseInsert, ServiceMetrics } from '@memtrail/metrics';
 import { decodeBlock, type Block } from '@memtrail/symbol-blocks';
 import { WorkerConfig } from '../config.js';
-import type { PendingBlocks } from './stored-reports.js';
+import type { PendingBlock } from './stored-blocks.js';
 
 /** The one ClickHouse table of symbols: every block of a target once (migration 0011). */
 export const BLOCKS_TABLE = 'symbol_blocks_v2';
@@ -35,12 +36,10 @@ interface BlockRow {
 }
 
 /**
- * Writes symbol blocks to ClickHouse. One upload's pending blocks go in inserts of whole blocks
- * (about CHUNK_ROWS rows each, in hash order, so the same upload always gives the same chunks)
- * whose deduplication token names that upload and chunk: whichever job writes them, and however
- * often, each block is stored once. When a write was tried before, a chunk whose first block is
- * already there is skipped (an insert is all or nothing): this holds beyond the table's
- * deduplication window too.
+ * Writes symbol blocks to ClickHouse, a batch of whole blocks per insert (chunked above
+ * CHUNK_ROWS rows). Each insert's deduplication token is derived from its blocks and their
+ * write attempts: a request the client repeats is stored once, and blocks written again after
+ * a worker died (their attempts count on) get a token ClickHouse has not seen.
  */
 @Injectable()
 export class BlockWriter {
@@ -50,33 +49,38 @@ export class BlockWriter {
     @Inject(WorkerConfig) private readonly config: Pick<WorkerConfig, 'CLICKHOUSE_TOPOLOGY'>,
   ) {}
 
-  /** Writes an upload's pending blocks; returns the symbol rows written. */
-  async write(projectId: string, targetId: string, pending: PendingBlocks): Promise<number> {
-    const { reportId, version } = pending.upload;
+  /**
+   * Writes the blocks; returns the symbol rows written and the blocks left out because they
+   * cannot be read or stored (damaged at rest), each with the reason.
+   */
+  async write(
+    blocks: readonly PendingBlock[],
+  ): Promise<{ rows: number; refused: { block: PendingBlock; reason: string }[] }> {
     let written = 0;
-    let chunk: BlockRow[][] = [];
-    let rows = 0;
-    let index = 0;
+    const refused: { block: PendingBlock; reason: string }[] = [];
+    let chunk: PendingBlock[] = [];
+    let values: BlockRow[] = [];
     const flush = async () => {
       if (chunk.length === 0) return;
-      const token = `blocks:${reportId}:${version}:${index++}`;
-      const values = chunk.flat();
-      const first = values[0]!.block_hash;
-      chunk = [];
-      rows = 0;
-      // Only a write tried before may have landed (a worker that died after inserting).
-      if (pending.retried && (await this.holds(projectId, targetId, first))) return;
-      await this.insert(values, token);
+      await this.insert(values, token(chunk));
       written += values.length;
+      chunk = [];
+      values = [];
     };
-    for (const { hash, data } of pending.blocks) {
-      const block = blockRows(projectId, targetId, hash, data);
-      if (rows + block.length > CHUNK_ROWS) await flush();
+    for (const block of blocks) {
+      let rows: BlockRow[];
+      try {
+        rows = blockRows(block);
+      } catch (error) {
+        refused.push({ block, reason: (error as Error).message });
+        continue;
+      }
+      if (values.length + rows.length > CHUNK_ROWS) await flush();
       chunk.push(block);
-      rows += block.length;
+      values.push(...rows);
     }
     await flush();
-    return written;
+    return { rows: written, refused };
   }
 
   private async insert(values: BlockRow[], token: string): Promise<void> {
@@ -86,25 +90,40 @@ export class BlockWriter {
         values,
         format: 'JSONEachRow',
         clickhouse_settings: {
-          // Deduplication by token needs synchronous inserts on a real server, and on a
-          // cluster the Distributed table must pass the insert on before answering.
-          async_insert: 0,
-          distributed_foreground_insert: 1,
           insert_deduplication_token: token,
+          // Deduplication by token needs synchronous inserts on a real server, and on a cluster
+          // the Distributed table must pass the insert on before answering.
+          ...(this.config.CLICKHOUSE_TOPOLOGY === 'cluster'
+            ? { async_insert: 0, distributed_foreground_insert: 1 }
+            : {}),
         },
       }),
     );
   }
 
-  private async holds(projectId: string, targetId: string, hash: string): Promise<boolean> {
+  /** Throws, saying why, while ClickHouse cannot be reached. */
+  reachable(): Promise<void> {
+    return pingClickHouse(this.clickhouse);
+  }
+
+  /** The blocks ClickHouse holds already, as `targetId/hash` (whole: an insert is all or nothing). */
+  async present(blocks: readonly PendingBlock[]): Promise<Set<string>> {
+    if (blocks.length === 0) return new Set();
+    const wanted = new Set(blocks.map((b) => `${b.targetId}/${b.hash}`));
+    // Targets × hashes is a superset of the pairs asked for; the rows not asked for are dropped.
     const result = await this.clickhouse.query({
-      query: `SELECT 1 FROM ${BLOCKS_TABLE}
-              WHERE project_id = {projectId:String} AND target_id = {targetId:String}
-                AND block_hash = {hash:String} LIMIT 1`,
-      query_params: { projectId, targetId, hash },
+      query: `SELECT DISTINCT target_id, block_hash FROM ${BLOCKS_TABLE}
+              WHERE project_id IN {projects:Array(String)} AND target_id IN {targets:Array(String)}
+                AND block_hash IN {hashes:Array(String)}`,
+      query_params: {
+        projects: [...new Set(blocks.map((b) => b.projectId))],
+        targets: [...new Set(blocks.map((b) => b.targetId))],
+        hashes: [...new Set(blocks.map((b) => b.hash))],
+      },
       format: 'JSONEachRow',
     });
-    return (await result.json()).length > 0;
+    const rows = await result.json<{ target_id: string; block_hash: string }>();
+    return new Set(rows.map((r) => `${r.target_id}/${r.block_hash}`).filter((k) => wanted.has(k)));
   }
 
   /**
@@ -126,13 +145,21 @@ export class BlockWriter {
   }
 }
 
-/** A stored block's ClickHouse rows; a value its column cannot hold fails the job for good. */
-function blockRows(projectId: string, targetId: string, hash: string, data: Buffer): BlockRow[] {
+/** A batch's token: its blocks and how often each was tried, so a new attempt is a new token. */
+function token(blocks: readonly PendingBlock[]): string {
+  const hash = createHash('sha256');
+  for (const b of blocks) hash.update(`${b.targetId}/${b.hash}/${b.writeAttempts}\n`);
+  return `blocks:${hash.digest('hex')}`;
+}
+
+/** A stored block's ClickHouse rows; a block that cannot be read or stored fails loudly. */
+function blockRows(pending: PendingBlock): BlockRow[] {
+  const { projectId, targetId, hash } = pending;
   let block: Block;
   try {
-    block = decodeBlock(gunzipSync(data));
+    block = decodeBlock(gunzipSync(pending.data));
   } catch (error) {
-    throw new UnrecoverableError(
+    throw new Error(
       `block ${hash} of target ${targetId}: stored block is unreadable: ${(error as Error).message}`,
     );
   }
@@ -156,7 +183,7 @@ function blockRows(projectId: string, targetId: string, hash: string, data: Buff
   }));
   const problem = rows.find(unstorable);
   if (problem) {
-    throw new UnrecoverableError(
+    throw new Error(
       `block ${hash} of target ${targetId} has a value ClickHouse cannot store: ${JSON.stringify(problem)}`,
     );
   }

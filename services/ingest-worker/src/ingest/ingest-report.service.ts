@@ -1,9 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
-import { ServiceMetrics } from '@memtrail/metrics';
 import type { IngestReportJob } from '@memtrail/queue';
 import type { VersionRecord } from '@memtrail/symbol-blocks';
-import { BlockWriter } from './block-writer.js';
 import { StoredReports, type StoredReport } from './stored-reports.js';
 
 export type IngestOutcome =
@@ -11,9 +9,7 @@ export type IngestOutcome =
       status: 'ingested';
       reportId: string;
       version: number;
-      /** Symbol rows written to ClickHouse: only blocks the target did not hold there yet. */
-      rows: number;
-      /** Block events recorded against the version's base. */
+      /** Blocks the version holds. */
       blocks: number;
     }
   | { status: 'already_ingested'; reportId: string; version: number }
@@ -28,23 +24,19 @@ export class ParentNotIngestedError extends Error {
 }
 
 /**
- * Makes a stored report version readable. Postgres holds the version (its record of blocks)
- * and the blocks; the job only names the report. Ingesting writes to ClickHouse the blocks the
- * version holds that are not there yet — for a typical commit the few its upload added — then
- * records the version's block events and marks it ingested in one transaction. Readers use the
- * report's `ingestedVersion`, which moves only once every block of the new version is in
- * ClickHouse, so an overwrite never reads empty. Every step can run again: blocks are written
- * under their upload's token, events are replaced, and marking checks the version.
+ * Makes a stored report version readable. Postgres holds the version (its record of blocks) and
+ * the blocks; the job only names the report. Ingesting records the version's block events
+ * against the version it follows (for histories) and marks it ingested, in one statement;
+ * readers use the report's `ingestedVersion`, so an overwrite never reads empty. The blocks reach
+ * ClickHouse on their own schedule (BlockCopier); until then reads take them from Postgres.
+ * Every step can run again: records are cached or re-read, events are written once, and marking
+ * checks the version.
  */
 @Injectable()
 export class IngestReportService {
   private readonly logger = new Logger(IngestReportService.name);
 
-  constructor(
-    @Inject(StoredReports) private readonly reports: StoredReports,
-    @Inject(BlockWriter) private readonly writer: BlockWriter,
-    @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
-  ) {}
+  constructor(@Inject(StoredReports) private readonly reports: StoredReports) {}
 
   async ingest(job: IngestReportJob): Promise<IngestOutcome> {
     const started = performance.now();
@@ -73,19 +65,11 @@ export class IngestReportService {
       if (report.version !== version) return { status: 'stale', reportId: id, version };
     }
     const record = await this.recordOf(report);
-    const hashes = [...new Set(record.entries.map((e) => e.hash))];
-    let rows = 0;
-    const written = [];
-    for (const pending of await this.reports.pendingBlocks(report.targetId, hashes)) {
-      rows += await this.writer.write(report.projectId, report.targetId, pending);
-      written.push(pending.upload);
-    }
     const base = await this.reports.baseFor(report);
-    if (!(await this.reports.markIngested(report, record, base, written))) {
+    if (!(await this.reports.markIngested(report, record, base))) {
       return { status: 'stale', reportId: id, version };
     }
-    this.metrics.ingestSymbolRows.observe(rows);
-    return { status: 'ingested', reportId: id, version, rows, blocks: hashes.length };
+    return { status: 'ingested', reportId: id, version, blocks: record.entries.length };
   }
 
   /**
@@ -125,7 +109,7 @@ function describe(outcome: IngestOutcome, ms: number): string {
   const report = `report ${outcome.reportId} v${outcome.version}`;
   switch (outcome.status) {
     case 'ingested':
-      return `${report} ingested in ${ms} ms: ${outcome.blocks} blocks, ${outcome.rows} new symbol rows`;
+      return `${report} ingested in ${ms} ms (${outcome.blocks} blocks)`;
     case 'already_ingested':
       return `${report} was already ingested`;
     case 'stale':

@@ -73,7 +73,7 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
-   * While ClickHouse or Postgres is unreachable the whole worker pauses and the job goes back to
+   * While Postgres is unreachable the whole worker pauses and the job goes back to
    * the queue without using up an attempt: an outage must not turn reports into failures. An
    * identical build whose parent is still on its way waits the same way, however long the
    * backlog ahead of the parent (a parent that failed fails it at once).

@@ -35,14 +35,6 @@ export interface StoredReport {
   hasRecord: boolean;
 }
 
-/** Blocks stored first by one upload and not yet in ClickHouse: written together. */
-export interface PendingBlocks {
-  upload: VersionKey;
-  blocks: { hash: string; data: Buffer }[];
-  /** A worker set out to write them before: ClickHouse may hold them already. */
-  retried: boolean;
-}
-
 /** A report of the same target, by commit (an identical build's parent). */
 export interface CommitReport {
   id: string;
@@ -56,9 +48,8 @@ export interface CommitReport {
 const hex = (hashes: readonly string[]) => hashes.map((h) => Buffer.from(h, 'hex'));
 
 /**
- * The worker's reads and writes of Postgres, in plain SQL (see SqlPool): the report and its
- * version, the blocks still to write to ClickHouse, and the version's block events and
- * ingestion, recorded together.
+ * The worker's reads and writes of reports in Postgres, in plain SQL (see SqlPool): the report
+ * and its version's record, and the version's block events and ingestion, recorded together.
  */
 @Injectable()
 export class StoredReports {
@@ -110,8 +101,8 @@ export class StoredReports {
       if (rowCount === 0) return;
       const data = form.blocks.map((b) => gzipBlock(b.canonical));
       await db.query(
-        `INSERT INTO symbol_blocks (target_id, hash, data, symbol_count, report_id, version)
-         SELECT $1, b.hash, b.data, b.symbols, $5, $6
+        `INSERT INTO symbol_blocks (target_id, hash, data, symbol_count)
+         SELECT $1, b.hash, b.data, b.symbols
          FROM unnest($2::bytea[], $3::bytea[], $4::int[]) AS b(hash, data, symbols)
          ON CONFLICT DO NOTHING`,
         [
@@ -119,8 +110,6 @@ export class StoredReports {
           hex(form.blocks.map((b) => b.hash)),
           data,
           form.blocks.map((b) => b.symbolCount),
-          report.id,
-          report.version,
         ],
       );
       await db.query('UPDATE reports SET payload = NULL WHERE id = $1 AND version = $2', [
@@ -182,46 +171,6 @@ export class StoredReports {
   }
 
   /**
-   * The blocks of `hashes` not yet in ClickHouse, with every other block of the uploads that
-   * stored them first: each upload's blocks are written in one insert under one token. Counts
-   * this as an attempt to write them (see `PendingBlocks.retried`).
-   */
-  async pendingBlocks(targetId: string, hashes: readonly string[]): Promise<PendingBlocks[]> {
-    const { rows } = await this.sql.query<{
-      report_id: string;
-      version: number;
-      hash: Buffer;
-      data: Buffer;
-      write_attempts: number;
-    }>(
-      `UPDATE symbol_blocks b SET write_attempts = b.write_attempts + 1
-       WHERE NOT b.ingested AND (b.report_id, b.version) IN (
-         SELECT report_id, version FROM symbol_blocks
-         WHERE target_id = $1 AND hash = ANY($2::bytea[]) AND NOT ingested)
-       RETURNING b.report_id::text, b.version, b.hash, b.data, b.write_attempts`,
-      [targetId, hex(hashes)],
-    );
-    const uploads = new Map<string, PendingBlocks>();
-    for (const row of rows) {
-      const key = `${row.report_id}/${row.version}`;
-      let upload = uploads.get(key);
-      if (!upload) {
-        upload = {
-          upload: { reportId: row.report_id, version: row.version },
-          blocks: [],
-          retried: false,
-        };
-        uploads.set(key, upload);
-      }
-      upload.retried ||= row.write_attempts > 1;
-      upload.blocks.push({ hash: row.hash.toString('hex'), data: row.data });
-    }
-    // In hash order: the same upload always gives the same inserts (and tokens).
-    for (const upload of uploads.values()) upload.blocks.sort((a, b) => (a.hash < b.hash ? -1 : 1));
-    return [...uploads.values()];
-  }
-
-  /**
    * The version whose blocks this one's events count from: the parent's ingested version, else
    * the target's most recently ingested one (any version gives correct counts; a close one
    * gives few events). Null for a target's first report.
@@ -248,27 +197,21 @@ export class StoredReports {
   }
 
   /**
-   * Records the version's block events against its base, marks the blocks written for it as in
-   * ClickHouse, and makes the version readable — one statement, so all or nothing; only a
-   * version still current is marked (a newer overwrite stays pending). False when the report
-   * moved on meanwhile (its blocks and events are recorded all the same: they are facts).
+   * Records the version's block events against its base and makes the version readable — one
+   * statement, so all or nothing; only a version still current is marked (a newer overwrite
+   * stays pending). False when the report moved on meanwhile (the events are recorded all the
+   * same: they are facts about this version).
    */
   async markIngested(
     report: StoredReport,
     record: VersionRecord,
     base: { key: VersionKey; record: VersionRecord } | null,
-    written: readonly VersionKey[],
   ): Promise<boolean> {
     const events = [...blockEvents(record, base?.record ?? null)];
     const { rows } = await this.sql.query<{ marked: boolean }>(
-      `WITH written AS (
-         UPDATE symbol_blocks SET ingested = true
-         FROM unnest($8::uuid[], $9::int[]) AS w(report_id, version)
-         WHERE symbol_blocks.report_id = w.report_id AND symbol_blocks.version = w.version
-           AND NOT symbol_blocks.ingested
-       ), events AS (
-         -- Facts about this version whether or not it is still current. The statement is all
-         -- or nothing and a marked version is not ingested again, so they are written once.
+      `WITH events AS (
+         -- The statement is all or nothing and a marked version is not ingested again, so a
+         -- version's events are written once; the conflict clause is a guard only.
          INSERT INTO block_events (target_id, block_hash, report_id, version, delta)
          SELECT $1, e.hash, $2, $3, e.delta FROM unnest($4::bytea[], $5::int[]) AS e(hash, delta)
          ON CONFLICT DO NOTHING
@@ -292,8 +235,6 @@ export class StoredReports {
         events.map(([, delta]) => delta),
         base?.key.reportId ?? null,
         base?.key.version ?? null,
-        written.map((w) => w.reportId),
-        written.map((w) => w.version),
       ],
     );
     return rows[0]!.marked;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ClickHouseClient } from '@memtrail/clickhouse';
+import { readBlocks, SqlPool } from '@memtrail/db';
 import type { Block, BlockLookup, BlockSymbol } from '@memtrail/symbol-blocks';
 import { QueryConfig } from '../config.js';
 
@@ -34,10 +35,11 @@ function weight(block: Block): number {
 }
 
 /**
- * Symbol blocks by hash, read from ClickHouse and kept in memory. A block's content never
- * changes (its hash is its content), and consecutive builds share nearly all blocks, so once a
- * target's blocks are here a report or diff of another of its commits reads only the few
- * blocks that commit added. Rows written twice (see migration 0011) are kept once.
+ * Symbol blocks by hash, read from ClickHouse — or from Postgres while the worker has not copied
+ * them yet — and kept in memory. A block's content never changes (its hash is its content), and
+ * consecutive builds share nearly all blocks, so once a target's blocks are here a report or diff
+ * of another of its commits reads only the few blocks that commit added. Rows written twice (see
+ * migration 0011) are kept once.
  */
 @Injectable()
 export class BlockCache {
@@ -45,6 +47,7 @@ export class BlockCache {
 
   constructor(
     @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(QueryConfig) config: Pick<QueryConfig, 'QUERY_BLOCK_CACHE_MB'>,
   ) {
     this.cache = new LRUCache({
@@ -53,7 +56,7 @@ export class BlockCache {
     });
   }
 
-  /** The blocks of a target by hash; throws naming a block ClickHouse does not hold. */
+  /** The blocks of a target by hash; throws naming a block neither store holds. */
   async lookup(
     projectId: string,
     targetId: string,
@@ -67,7 +70,14 @@ export class BlockCache {
       else missing.push(hash);
     }
     if (missing.length > 0) {
-      for (const [hash, block] of await this.read(projectId, targetId, missing)) {
+      const read = await this.read(projectId, targetId, missing);
+      // Blocks the worker has not copied to ClickHouse yet: from Postgres, which holds them all.
+      const waiting = missing.filter((hash) => !read.has(hash));
+      if (waiting.length > 0) {
+        for (const [hash, block] of await readBlocks(this.sql, targetId, waiting))
+          read.set(hash, block);
+      }
+      for (const [hash, block] of read) {
         found.set(hash, block);
         this.cache.set(`${targetId}/${hash}`, block);
       }

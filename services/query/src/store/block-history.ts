@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClickHouseClient } from '@memtrail/clickhouse';
 import { SqlPool } from '@memtrail/db';
-import { occurrences } from '@memtrail/symbol-blocks';
-import { BLOCKS_TABLE } from './block-cache.js';
+import { occurrences, type BlockSymbol } from '@memtrail/symbol-blocks';
+import { BlockCache, BLOCKS_TABLE } from './block-cache.js';
 
 /** A subject's bytes and symbol count in one version. */
 export interface SubjectSize {
@@ -25,15 +25,17 @@ export type HistorySubject = { by: 'name'; stem: string } | { by: 'source_file';
 
 /**
  * One subject's size in many versions of a target without reading their records: ClickHouse
- * names the blocks that hold the subject (a projection ordered by name or by file), Postgres
- * gives each version's block events against its base, and the occurrences of those blocks in
- * every version are the events summed along the chain of bases.
+ * names the blocks that hold the subject (a projection ordered by name or by file; blocks not
+ * copied there yet are read from Postgres), Postgres gives each version's block events against
+ * its base, and the occurrences of those blocks in every version are the events summed along
+ * the chain of bases.
  */
 @Injectable()
 export class BlockHistory {
   constructor(
     @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
     @Inject(SqlPool) private readonly sql: SqlPool,
+    @Inject(BlockCache) private readonly blocks: BlockCache,
   ) {}
 
   /** Per version wanted (`reportId/version`), per name or path found: bytes and symbols. */
@@ -77,6 +79,55 @@ export class BlockHistory {
    * twice kept once).
    */
   private async blocksHolding(
+    projectId: string,
+    targetId: string,
+    subject: HistorySubject,
+  ): Promise<Map<string, Map<string, SubjectSize>>> {
+    // Blocks still waiting in Postgres first: one copied meanwhile is then found in ClickHouse.
+    const waiting = await this.waitingBlocks(projectId, targetId, subject);
+    const held = await this.copiedBlocks(projectId, targetId, subject);
+    for (const [hash, sizes] of waiting) held.set(hash, sizes);
+    return held;
+  }
+
+  /** The target's blocks not yet in ClickHouse that hold the subject, read whole (few). */
+  private async waitingBlocks(
+    projectId: string,
+    targetId: string,
+    subject: HistorySubject,
+  ): Promise<Map<string, Map<string, SubjectSize>>> {
+    const { rows } = await this.sql.query<{ hash: Buffer }>(
+      'SELECT hash FROM symbol_blocks WHERE target_id = $1 AND NOT in_clickhouse',
+      [targetId],
+    );
+    const held = new Map<string, Map<string, SubjectSize>>();
+    if (rows.length === 0) return held;
+    const hashes = rows.map((r) => r.hash.toString('hex'));
+    const lookup = await this.blocks.lookup(projectId, targetId, hashes);
+    const matches =
+      subject.by === 'name'
+        ? (s: BlockSymbol) =>
+            s.name === subject.stem ||
+            s.name.startsWith(`${subject.stem}.`) ||
+            s.name.startsWith(`${subject.stem} [clone .`)
+        : (s: BlockSymbol) => s.source_file === subject.path;
+    for (const hash of hashes) {
+      for (const s of lookup(hash).symbols) {
+        if (!matches(s)) continue;
+        const key = subject.by === 'name' ? s.name : s.source_file;
+        let sizes = held.get(hash);
+        if (!sizes) held.set(hash, (sizes = new Map()));
+        const total = sizes.get(key) ?? { size: 0, count: 0 };
+        total.size += s.size;
+        total.count += 1;
+        sizes.set(key, total);
+      }
+    }
+    return held;
+  }
+
+  /** The blocks in ClickHouse that hold the subject, from the projection by name or file. */
+  private async copiedBlocks(
     projectId: string,
     targetId: string,
     subject: HistorySubject,

@@ -33,10 +33,9 @@ CREATE TABLE "symbol_blocks" (
     "hash" BYTEA NOT NULL,
     "data" BYTEA NOT NULL,
     "symbol_count" INTEGER NOT NULL,
-    "report_id" UUID NOT NULL,
-    "version" INTEGER NOT NULL,
-    "ingested" BOOLEAN NOT NULL DEFAULT false,
+    "in_clickhouse" BOOLEAN NOT NULL DEFAULT false,
     "write_attempts" INTEGER NOT NULL DEFAULT 0,
+    "copy_error" TEXT,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "symbol_blocks_pkey" PRIMARY KEY ("target_id","hash")
@@ -69,10 +68,10 @@ ALTER TABLE "symbol_blocks" ADD CONSTRAINT "symbol_blocks_target_id_fkey" FOREIG
 ALTER TABLE "block_events" ADD CONSTRAINT "block_events_report_id_version_fkey" FOREIGN KEY ("report_id", "version") REFERENCES "report_versions"("report_id", "version") ON DELETE CASCADE ON UPDATE CASCADE;
 
 
--- The blocks a worker still has to write to ClickHouse: a small index however many blocks a
--- target has, probed with a report's hundreds of block hashes at once.
-CREATE INDEX "symbol_blocks_pending_idx" ON "symbol_blocks"("target_id", "hash") WHERE NOT "ingested";
-CREATE INDEX "symbol_blocks_pending_upload_idx" ON "symbol_blocks"("report_id", "version") WHERE NOT "ingested";
+-- The blocks not copied to ClickHouse yet: small indexes however many blocks are stored, for
+-- the worker (oldest first) and for history reads (a target's).
+CREATE INDEX "symbol_blocks_pending_idx" ON "symbol_blocks"("created_at") WHERE NOT "in_clickhouse";
+CREATE INDEX "symbol_blocks_pending_target_idx" ON "symbol_blocks"("target_id") WHERE NOT "in_clickhouse";
 
 -- Every stored value here is already compressed (gzip or deflate): skip TOAST's compression.
 ALTER TABLE "report_versions" ALTER COLUMN "header" SET STORAGE EXTERNAL,
