@@ -43,7 +43,6 @@ import { BlockCopier } from '../../services/ingest-worker/src/ingest/block-copie
 import { BlockWriter } from '../../services/ingest-worker/src/ingest/block-writer.js';
 import { StoredBlocks } from '../../services/ingest-worker/src/ingest/stored-blocks.js';
 import { ReportsSweeper } from '../../services/ingest-worker/src/ingest/reports-sweeper.js';
-import { StoredReports } from '../../services/ingest-worker/src/ingest/stored-reports.js';
 import { clickhouseBlocks, storedSymbols, storeVersion } from './support/stored-reports.js';
 
 const sample = JSON.parse(
