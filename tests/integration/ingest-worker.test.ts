@@ -277,19 +277,37 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
     expect(child.events.map((e) => e.delta).sort()).toEqual([-1, 1]);
   });
 
-  it('turns an upload stored before report versions into a version and blocks, then ingests it', async () => {
+  it('turns uploads stored before report versions into versions and blocks, a child as changes to its parent', async () => {
     const target = await newTarget('legacy');
-    const reportId = await storeReport(sha(40), {
+    const legacy = (commit: string, report?: MemoryReport) =>
+      gzipSync(JSON.stringify(envelope(commit, report)));
+    const parentId = await storeReport(sha(40), { target, legacyPayload: legacy(sha(40)) });
+    const grown = structuredClone(sample);
+    grown.symbols[0]!.size += 4;
+    const childId = await storeReport(sha(42), {
       target,
-      legacyPayload: gzipSync(JSON.stringify(envelope(sha(40)))),
+      parentSha: sha(40),
+      legacyPayload: legacy(sha(42), grown),
     });
-    const outcome = await ingest().ingest({ reportId, version: 1 });
-    expect(outcome).toMatchObject({ status: 'ingested' });
-    const report = await prisma.report.findUniqueOrThrow({ where: { id: reportId } });
-    expect(report.payload).toBeNull();
-    expect((await symbolsOf(reportId)).map((s) => s.name)).toEqual(
+    for (const reportId of [parentId, childId])
+      expect(await ingest().ingest({ reportId, version: 1 })).toMatchObject({ status: 'ingested' });
+    for (const reportId of [parentId, childId])
+      expect(
+        (await prisma.report.findUniqueOrThrow({ where: { id: reportId } })).payload,
+      ).toBeNull();
+    expect((await symbolsOf(parentId)).map((s) => s.name)).toEqual(
       byAddress(sample.symbols).map((s) => s.name),
     );
+    expect((await symbolsOf(childId)).map((s) => [s.name, s.size])).toEqual(
+      byAddress(grown.symbols).map((s) => [s.name, s.size]),
+    );
+    const versions = await prisma.reportVersion.findMany({
+      where: { reportId: { in: [parentId, childId] } },
+    });
+    const of = (id: string) => versions.find((v) => v.reportId === id)!;
+    expect(of(parentId)).toMatchObject({ recordBaseReportId: null, recordDepth: 0 });
+    expect(of(childId)).toMatchObject({ recordBaseReportId: parentId, recordDepth: 1 });
+    expect(of(childId).record!.length).toBeLessThan(of(parentId).record!.length);
   });
 
   it('never doubles rows when a worker died after writing blocks, before marking them', async () => {

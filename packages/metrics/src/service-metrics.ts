@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Seconds; from a cache hit on a small read up to a large diff or a slow upload. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -52,6 +52,13 @@ export class ServiceMetrics {
     help: 'Latency of one ClickHouse insert (one chunk of rows) by table',
     labelNames: ['table'] as const,
     buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  /** Symbol rows stored in Postgres that the worker has not copied to ClickHouse yet. */
+  readonly copyWaitingRows = new Gauge({
+    name: 'memtrail_clickhouse_copy_waiting_rows',
+    help: 'Symbol rows waiting in Postgres to be copied to ClickHouse, as the copying worker last saw',
     registers: [this.registry],
   });
 

@@ -69,6 +69,7 @@ export class BlockCopier implements OnApplicationBootstrap, OnApplicationShutdow
     let copied = 0;
     for (;;) {
       const waiting = await this.blocks.waiting();
+      this.metrics.copyWaitingRows.set(waiting.rows);
       const due =
         waiting.rows > 0 &&
         (waiting.rows >= this.config.WORKER_COPY_ROWS ||

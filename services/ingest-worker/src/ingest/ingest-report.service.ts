@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import type { IngestReportJob } from '@memtrail/queue';
+import type { StoredRecord, VersionKey } from '@memtrail/db';
 import type { VersionRecord } from '@memtrail/symbol-blocks';
 import { StoredReports, type StoredReport } from './stored-reports.js';
 
@@ -56,7 +57,7 @@ export class IngestReportService {
       return { status: 'already_ingested', reportId: id, version };
     if (!report.hasVersion) {
       // Stored before report versions: convert, then ingest like any upload.
-      if (!(await this.reports.convertLegacyPayload(report))) {
+      if (!(await this.reports.convertLegacyPayload(report, await this.parentRecord(report)))) {
         throw new UnrecoverableError(
           `report ${id} v${version} has neither a version nor a payload`,
         );
@@ -70,6 +71,17 @@ export class IngestReportService {
       return { status: 'stale', reportId: id, version };
     }
     return { status: 'ingested', reportId: id, version, blocks: record.entries.length };
+  }
+
+  /** The parent's current record when it has one (converted already, or uploaded since). */
+  private async parentRecord(report: StoredReport): Promise<(VersionKey & StoredRecord) | null> {
+    const parent = report.parentSha
+      ? await this.reports.ofCommit(report.targetId, report.parentSha)
+      : null;
+    if (!parent?.hasRecord) return null;
+    const key = { reportId: parent.id, version: parent.version };
+    const stored = await this.reports.record(key);
+    return stored && { ...key, ...stored };
   }
 
   /**

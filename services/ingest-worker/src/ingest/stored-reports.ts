@@ -15,6 +15,7 @@ import { LRUCache } from 'lru-cache';
 import { isStoreUnreachable } from './outage.js';
 import {
   blockEvents,
+  decodeRecord,
   storedForm,
   type StoredForm,
   type VersionRecord,
@@ -74,10 +75,14 @@ export class StoredReports {
 
   /**
    * Turns an upload stored before report versions (a whole gzip payload) into its version and
-   * blocks, as the gateway stores uploads now, and clears the payload. False when there is no
-   * payload to convert (another job did it, or the report changed).
+   * blocks, as the gateway stores uploads now (its record as changes to `parent`'s when given),
+   * and clears the payload. False when there is no payload to convert (another job did it, or
+   * the report changed).
    */
-  async convertLegacyPayload(report: StoredReport): Promise<boolean> {
+  async convertLegacyPayload(
+    report: StoredReport,
+    parent: (VersionKey & StoredRecord) | null,
+  ): Promise<boolean> {
     const { rows } = await this.sql.query<{ payload: Buffer | null }>(
       'SELECT payload FROM reports WHERE id = $1 AND version = $2',
       [report.id, report.version],
@@ -92,11 +97,22 @@ export class StoredReports {
         `report ${report.id}: stored payload is unreadable: ${(error as Error).message}`,
       );
     }
+    const record = form.record && storableRecord(decodeRecord(form.record), parent);
     await inTransaction(this.sql, async (db) => {
       const { rowCount } = await db.query(
-        `INSERT INTO report_versions (report_id, version, target_id, header, record)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-        [report.id, report.version, report.targetId, form.header, form.record],
+        `INSERT INTO report_versions (report_id, version, target_id, header, record,
+           record_base_report_id, record_base_version, record_depth)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+        [
+          report.id,
+          report.version,
+          report.targetId,
+          form.header,
+          record?.record ?? null,
+          record?.base?.reportId ?? null,
+          record?.base?.version ?? null,
+          record?.depth ?? 0,
+        ],
       );
       if (rowCount === 0) return;
       const data = form.blocks.map((b) => gzipBlock(b.canonical));
