@@ -5,7 +5,7 @@
 #
 #   entrypoint.sh gateway | query | ingest-worker   run a service in the foreground
 #   entrypoint.sh migrate                           apply Postgres, then ClickHouse migrations
-#   entrypoint.sh reingest [--project <id>]         mark stored reports for ingestion again
+#   entrypoint.sh reingest [--project <id>]         copy stored symbol blocks to ClickHouse again
 #
 # Migrations never run from a service's start-up: `migrate` is a one-shot job (compose service,
 # Kubernetes Job, `npm run migrate`). Both migrators take a lock, so concurrent runs are safe.

@@ -605,8 +605,8 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
     );
   });
 
-  it('writes every block again after ClickHouse lost them, once `reingest` marked the reports', async () => {
-    // A project of its own: reingest marks every report of the project it is given.
+  it('writes every block again after ClickHouse lost them, once `reingest` marked them', async () => {
+    // A project of its own: reingest marks every block of the project it is given.
     const owner = await prisma.user.findFirstOrThrow();
     const project = await prisma.project.create({ data: projectData('Rebuilt', owner.id) });
     const target = {
@@ -633,22 +633,19 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
       { env: { ...process.env, DATABASE_URL: stores.databaseUrl }, encoding: 'utf8' },
     );
     expect(cli.stderr).toBe('');
-    expect(cli.stdout).toContain(`marked 1 report(s) of project ${project.id}`);
+    const blocks = await prisma.symbolBlock.count({ where: { targetId: target.targetId } });
+    expect(cli.stdout).toContain(`marked ${blocks} symbol block(s) of project ${project.id}`);
     expect(cli.status).toBe(0);
-    const marked = await prisma.report.findUniqueOrThrow({ where: { id: reportId } });
-    expect(marked).toMatchObject({ version: 2, status: 'pending', ingestedVersion: null });
-
-    await prisma.$executeRaw`UPDATE reports SET updated_at = now() - interval '1 hour' WHERE id = ${reportId}::uuid`;
-    expect(await worker.get(ReportsSweeper).sweepOnce()).toContain(reportId);
-    const again = await queue.getJob(ingestJobId({ reportId, version: 2 }));
-    await again!.waitUntilFinished(events, 30_000);
-    await copy();
-    expect((await clickhouseRows(target.targetId)).rows).toBe(sample.symbols.length);
-    expect(await symbolsOf(reportId, 2)).toEqual(stored);
+    // Readable throughout, from Postgres until the blocks are copied.
     expect(await prisma.report.findUniqueOrThrow({ where: { id: reportId } })).toMatchObject({
       status: 'ingested',
-      ingestedVersion: 2,
+      ingestedVersion: 1,
     });
+    expect(await symbolsOf(reportId, 1)).toEqual(stored);
+
+    await copy();
+    expect((await clickhouseRows(target.targetId)).rows).toBe(sample.symbols.length);
+    expect(await symbolsOf(reportId, 1)).toEqual(stored);
   });
 
   it('finds a lost job behind a backlog of thousands of queued reports', async () => {

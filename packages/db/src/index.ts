@@ -13,7 +13,7 @@ export {
   type MigrateResult,
   type Migration,
 } from './migrate.js';
-export { markForReingest, type ReingestScope } from './reingest.js';
+export { markBlocksForCopy, type ReingestScope } from './reingest.js';
 export {
   MAX_RECORD_DEPTH,
   readBlocks,

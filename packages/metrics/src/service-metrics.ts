@@ -65,7 +65,7 @@ export class ServiceMetrics {
   /** Pending reports the worker's sweeper enqueued because no job was queued for them. */
   readonly reportsRequeued = new Counter({
     name: 'memtrail_reports_requeued_total',
-    help: 'Pending reports enqueued by the sweeper: their job was lost, or they were marked for reingestion',
+    help: 'Pending reports enqueued by the sweeper: their job was lost, or they were stored before report versions',
     registers: [this.registry],
   });
 

@@ -1,10 +1,10 @@
-// `entrypoint.sh reingest [--project <id>]`: marks stored reports for ingestion again, e.g.
-// after ClickHouse was lost without a backup (docs/operations.md); the worker's sweeper then
-// enqueues them. Exit codes: 0 done, 1 the database failed, 2 usage.
+// `entrypoint.sh reingest [--project <id>]`: marks the stored symbol blocks to be copied to
+// ClickHouse again, e.g. after ClickHouse was lost without a backup (docs/operations.md); the
+// workers then copy them. Exit codes: 0 done, 1 the database failed, 2 usage.
 
 import { parseArgs } from 'node:util';
 import { describeDatabase } from '../migrate.js';
-import { markForReingest } from '../reingest.js';
+import { markBlocksForCopy } from '../reingest.js';
 import { createSqlPool } from '../sql-pool.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,11 +30,12 @@ async function main(): Promise<number> {
   }
   const sql = createSqlPool(databaseUrl, { poolSize: 1 });
   try {
-    const marked = await markForReingest(sql, { projectId });
+    const marked = await markBlocksForCopy(sql, { projectId });
     const scope = projectId ? `of project ${projectId} ` : '';
     console.log(
-      `reingest: marked ${marked} report(s) ${scope}in ${describeDatabase(databaseUrl)} for ` +
-        'ingestion; running ingest workers enqueue them within their sweep interval',
+      `reingest: marked ${marked} symbol block(s) ${scope}in ${describeDatabase(databaseUrl)} ` +
+        'to be copied to ClickHouse again; running ingest workers copy them in batches, and ' +
+        'reports stay readable meanwhile',
     );
     return 0;
   } catch (error) {
