@@ -23,8 +23,8 @@ const jobOptions = {
 /**
  * Deleting a project: first, in one transaction, it is marked deleted (it vanishes for every user
  * at once) and its API keys are revoked (uploads stop at once). Then its rows go: inline for small
- * projects, else by a background job in report batches, so no request or transaction holds
- * locks on millions of symbol-heavy rows. The ClickHouse rows are purged by whoever consumes
+ * projects, else by a background job in batches, so no request or transaction holds locks on
+ * a long history's rows. The ClickHouse rows are purged by whoever consumes
  * QueueNames.projectClickHousePurges (the ingest worker, which owns ClickHouse writes).
  */
 @Injectable()
@@ -108,7 +108,10 @@ export class ProjectDeletionService implements OnModuleInit, OnApplicationShutdo
     }
   }
 
-  /** Deletes reports in batches, then the project (its other rows go with it by cascade). */
+  /**
+   * Deletes reports (with their versions and block events) in batches, then the targets'
+   * symbol blocks in batches, then the project (its other rows go with it by cascade).
+   */
   async purgePostgres(projectId: string): Promise<void> {
     for (;;) {
       const batch = await this.prisma.report.findMany({
@@ -119,6 +122,14 @@ export class ProjectDeletionService implements OnModuleInit, OnApplicationShutdo
       if (batch.length === 0) break;
       await this.prisma.report.deleteMany({ where: { id: { in: batch.map((r) => r.id) } } });
     }
+    // A block weighs about a kilobyte; a long history holds tens of thousands per target.
+    while (
+      (await this.prisma.$executeRaw`
+        DELETE FROM symbol_blocks WHERE (target_id, hash) IN (
+          SELECT target_id, hash FROM symbol_blocks
+          WHERE target_id IN (SELECT id FROM targets WHERE project_id = ${projectId}::uuid)
+          LIMIT ${BATCH * 10})`) > 0
+    );
     await this.prisma.project.deleteMany({ where: { id: projectId } });
   }
 }
