@@ -2,7 +2,8 @@
  * `npm run bench:storage`: what one commit costs the stores, against the running stack
  * (`npm run up`). For each firmware size it uploads a first build, then child commits one at a
  * time through `POST /upload` — each waits until the worker has ingested it — and measures, per
- * child: the ClickHouse rows written (every table and projection of the database, from
+ * child — once the worker has copied its symbol blocks to ClickHouse, where it does so in
+ * batches — the ClickHouse rows written (every table and projection of the database, from
  * `system.parts`), the Postgres bytes added (every table, index and TOAST of the schema), the
  * gzip upload's size, and the CPU the worker, ClickHouse (merges included, once they settle)
  * and the gateway spent, from the processes' own accounting rather than wall time. Nothing here
@@ -105,7 +106,28 @@ interface Snapshot {
   gatewayMs: number;
 }
 
+/**
+ * Waits until the worker has copied every symbol block to ClickHouse (designs that copy
+ * blocks in batches, after WORKER_COPY_AGE_MS at the latest); nothing to wait for otherwise.
+ */
+async function copiesDone(db: pg.Client): Promise<void> {
+  const { rows } = await db.query<{ batched: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM information_schema.columns
+       WHERE table_name = 'symbol_blocks' AND column_name = 'in_clickhouse') AS batched`,
+  );
+  if (!rows[0]!.batched) return;
+  for (const deadline = Date.now() + 600_000; Date.now() < deadline;) {
+    const { rows: waiting } = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM symbol_blocks WHERE NOT in_clickhouse AND copy_error IS NULL',
+    );
+    if (waiting[0]!.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('symbol blocks were not copied to ClickHouse within 10 minutes');
+}
+
 async function snapshot(db: pg.Client): Promise<Snapshot> {
+  await copiesDone(db);
   await waitForMergesToSettle(clickhouseUrl);
   return {
     rows: await clickhouseRows(),
