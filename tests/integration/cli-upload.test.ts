@@ -65,6 +65,21 @@ interface SymbolRow {
   object_file: string;
 }
 
+/** The stored fields of a symbol, as uploaded or as read back. */
+const fields = (s: Partial<SymbolRow>): Partial<SymbolRow> => ({
+  name: s.name,
+  address: s.address,
+  size: s.size,
+  type: s.type,
+  binding: s.binding,
+  section: s.section,
+  source_file: s.source_file,
+  source_line: s.source_line,
+  visibility: s.visibility,
+  archive: s.archive,
+  object_file: s.object_file,
+});
+
 describe('memtrail CLI → gateway → ingest worker → ClickHouse', () => {
   const repo = tempDir('memtrail-cli-e2e-');
   let stores: IsolatedStores;
@@ -151,41 +166,17 @@ describe('memtrail CLI → gateway → ingest worker → ClickHouse', () => {
   }
 
   /** The report's symbols as stored: its record in Postgres, its blocks in ClickHouse. */
-  async function symbolRows(reportId: string): Promise<SymbolRow[]> {
-    return (await storedSymbols(sql, clickhouse, reportId, 1)).map((s) => ({
-      name: s.name,
-      address: s.address,
-      size: s.size,
-      type: s.type,
-      binding: s.binding,
-      section: s.section,
-      source_file: s.source_file,
-      source_line: s.source_line,
-      visibility: s.visibility,
-      archive: s.archive,
-      object_file: s.object_file,
-    }));
+  async function symbolRows(reportId: string): Promise<Partial<SymbolRow>[]> {
+    return (await storedSymbols(sql, clickhouse, reportId, 1)).map(fields);
   }
 
   /** Stored symbols come back in address order (at one address, in the report's order). */
-  function expectRowsToBe(rows: SymbolRow[], report: MemoryReport): void {
+  function expectRowsToBe(rows: Partial<SymbolRow>[], report: MemoryReport): void {
     expect(rows).toEqual(
       report.symbols
         .map((s, i) => ({ s, i }))
         .sort((a, b) => a.s.address - b.s.address || a.i - b.i)
-        .map(({ s }) => ({
-          name: s.name,
-          address: s.address,
-          size: s.size,
-          type: s.type,
-          binding: s.binding,
-          section: s.section,
-          source_file: s.source_file,
-          source_line: s.source_line,
-          visibility: s.visibility,
-          archive: s.archive,
-          object_file: s.object_file,
-        })),
+        .map(({ s }) => fields(s)),
     );
   }
 
