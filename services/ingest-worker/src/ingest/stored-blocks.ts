@@ -93,10 +93,11 @@ export class StoredBlocks {
 
   /** Leaves a block out of batches for good (until a re-ingest), saying why. */
   async markRefused(db: SqlClient, block: PendingBlock, reason: string): Promise<void> {
-    await db.query(
-      'UPDATE symbol_blocks SET copy_error = $3 WHERE target_id = $1 AND hash = $2',
-      [block.targetId, Buffer.from(block.hash, 'hex'), reason],
-    );
+    await db.query('UPDATE symbol_blocks SET copy_error = $3 WHERE target_id = $1 AND hash = $2', [
+      block.targetId,
+      Buffer.from(block.hash, 'hex'),
+      reason,
+    ]);
   }
 
   async markCopied(db: SqlClient, blocks: readonly PendingBlock[]): Promise<void> {

@@ -200,10 +200,10 @@ function presentRegions(
           ...r,
           address: (r.new ?? r.old)?.address,
           ...plan.presentation(
-          r.name,
-          sides.every(isPlaceholderRegion),
-          sides.every((side) => side.used_size === 0),
-        ),
+            r.name,
+            sides.every(isPlaceholderRegion),
+            sides.every((side) => side.used_size === 0),
+          ),
         };
       }),
     )
