@@ -121,7 +121,7 @@ describe('cloud-mode auth with a real SMTP server and a real OpenID provider', (
     });
     const updated = await call<Session>(gw.url, 'PUT', '/auth/password', {
       token: refreshed.body.data!.access_token,
-      body: { password: strongPassword('d') },
+      body: { current_password: strongPassword('c'), password: strongPassword('d') },
     });
     expect(updated.status).toBe(200);
     expect(

@@ -63,7 +63,7 @@ describe('on-premises auth (spec §7 endpoints, no SMTP, no OAuth provider)', ()
 
     const updated = await call<Session>(gw.url, 'PUT', '/auth/password', {
       token: second.access_token,
-      body: { password: strongPassword('2') },
+      body: { current_password: strongPassword('1'), password: strongPassword('2') },
     });
     expect(updated.status).toBe(200);
     // The change ended the earlier session family.

@@ -143,7 +143,17 @@ describe('tenant isolation, tokens and project inputs', () => {
 
   it('rejects expired, tampered, alg none and foreign-key tokens', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const claims = { sub: aliceId, email: 'alice@example.com', iss: 'memtrail', aud: 'memtrail' };
+    // Alice's session: tokens name the session they belong to.
+    const { sid } = JSON.parse(Buffer.from(alice.split('.')[1]!, 'base64url').toString()) as {
+      sid: string;
+    };
+    const claims = {
+      sub: aliceId,
+      email: 'alice@example.com',
+      sid,
+      iss: 'memtrail',
+      aud: 'memtrail',
+    };
     const valid = jwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, iat: now, exp: now + 600 });
     expect((await call(gw.url, 'GET', '/api/projects', { token: valid })).status).toBe(200);
     const [h, p] = valid.split('.');
@@ -161,6 +171,10 @@ describe('tenant isolation, tokens and project inputs', () => {
         { alg: 'HS256', typ: 'JWT' },
         { ...claims, iat: now, exp: now + 600 },
         createHash('sha256').update(`memtrail-dev-jwt:${stores.databaseUrl}`).digest('hex'),
+      ),
+      noSession: jwt(
+        { alg: 'HS256', typ: 'JWT' },
+        { ...claims, sid: undefined, iat: now, exp: now + 600 },
       ),
       otherAudience: jwt(
         { alg: 'HS256', typ: 'JWT' },

@@ -95,6 +95,9 @@ export const AUTH_MESSAGES = {
   invalidCredentials: 'Invalid email or password',
   emailNotConfirmed: 'Email not confirmed',
   emailTaken: 'User already registered',
+  currentPasswordWrong: 'The current password is incorrect',
+  noPasswordYet:
+    'This account has no password yet: choose one through the link that Forgot your password? mails you',
   invalidRefreshToken: 'Invalid refresh token',
   invalidLink: 'The link is invalid or has expired',
   invalidCode: 'The sign-in code is invalid or has expired',

@@ -181,7 +181,7 @@ export class GatewayConfig extends CommonConfig {
   @Min(1)
   AUTH_RATE_LIMIT_PER_IP: number = 30;
 
-  /** Attempts per email address and action within the window. */
+  /** Attempts per email address from one client IP and action within the window. */
   @IsInt()
   @Min(1)
   AUTH_RATE_LIMIT_PER_ACCOUNT: number = 10;

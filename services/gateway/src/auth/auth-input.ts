@@ -34,6 +34,13 @@ export function newPasswordInput(body: Body): string {
   return password;
 }
 
+/** The current password, as typed (passwords are never trimmed). */
+export function currentPasswordInput(body: Body): string {
+  const password = field(body, 'current_password');
+  if (!password) throw new BadRequestException(`current_password: ${VALIDATION_MESSAGES.required}`);
+  return password;
+}
+
 export function requiredInput(body: Body, key: string): string {
   const value = field(body, key).trim();
   if (!value) throw new BadRequestException(`${key}: ${VALIDATION_MESSAGES.required}`);

@@ -26,6 +26,7 @@ import { GatewayConfig } from '../config.js';
 import { RateLimit, RateLimitGuard } from '../rate-limit/rate-limit.guard.js';
 import { AuthExceptionFilter } from './auth-exception.filter.js';
 import {
+  currentPasswordInput,
   emailInput,
   newPasswordInput,
   requiredInput,
@@ -100,14 +101,16 @@ export class AuthController {
     return ok({ user: await this.auth.currentUser(user.userId) });
   }
 
-  /** Update password while signed in; other sessions end, a new one is returned. */
+  /** Update password while signed in, with the current one; sessions end, a new one starts. */
   @Put('password')
   @UseGuards(JwtAuthGuard)
+  @RateLimit('signin')
   async updatePassword(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: Json,
   ): Promise<AuthResponse<AuthSession>> {
-    return ok(await this.auth.updatePassword(user.userId, newPasswordInput(body)));
+    const current = currentPasswordInput(body);
+    return ok(await this.auth.updatePassword(user.userId, current, newPasswordInput(body)));
   }
 
   /** Sends the reset link (to `/reset-password?token=…` on our own origin). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   BadRequestException,
   ForbiddenException,
@@ -16,7 +17,7 @@ import {
 import { Prisma, PrismaClient, type User } from '@memtrail/db';
 import { GatewayConfig } from '../config.js';
 import { MailService } from '../mail/mail.service.js';
-import { confirmationMail, resetMail } from '../mail/templates.js';
+import { accountExistsMail, confirmationMail, resetMail } from '../mail/templates.js';
 import { configuredProviders } from '../oauth/oauth-providers.js';
 import { SsoPolicy } from '../sso/sso-policy.service.js';
 import { toAuthUser } from './auth-user.js';
@@ -90,10 +91,30 @@ export class AuthService {
         confirmation_sent: true,
       };
     } catch (error) {
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-        throw new BadRequestException(AUTH_MESSAGES.emailTaken);
+      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')) {
+        throw error;
       }
-      throw error;
+      // On-premises sign-up signs in at once, so a taken address cannot look like a new one.
+      if (!this.requiresConfirmation) throw new BadRequestException(AUTH_MESSAGES.emailTaken);
+      // With confirmation by mail it does: the same answer, with a user never stored, and the
+      // address's owner is told by mail instead of the one who asked.
+      await this.mail.send(accountExistsMail(input.email, `${publicUrl(this.config)}/auth`));
+      const now = new Date();
+      const shown = {
+        id: randomUUID(),
+        email: input.email,
+        fullName: input.fullName,
+        metadata: input.metadata as Prisma.JsonObject,
+        emailConfirmedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      return {
+        user: toAuthUser(shown),
+        access_token: null,
+        refresh_token: null,
+        confirmation_sent: true,
+      };
     }
   }
 
@@ -116,14 +137,22 @@ export class AuthService {
     return toAuthUser(await this.user(userId));
   }
 
-  /** Changes the password, ends every session of the user and starts a fresh one. */
-  async updatePassword(userId: string, password: string): Promise<AuthSession> {
-    await this.user(userId);
+  /**
+   * Changes the password when the current one is given (a stolen access token alone cannot take
+   * over the account), ends every session of the user and its reset links, and starts a fresh
+   * session. An account without a password (OAuth only) gets one through a mailed reset link.
+   */
+  async updatePassword(userId: string, current: string, password: string): Promise<AuthSession> {
+    const existing = await this.user(userId);
+    if (!existing.passwordHash) throw new ForbiddenException(AUTH_MESSAGES.noPasswordYet);
+    if (!(await verifyPassword(current, existing.passwordHash))) {
+      throw new ForbiddenException(AUTH_MESSAGES.currentPasswordWrong);
+    }
     const user = await this.prisma.user.update({
       where: { id: userId },
       data: { passwordHash: await hashPassword(password) },
     });
-    await this.sessions.endAllForUser(userId);
+    await this.endEverything(userId);
     return this.sessions.start(user);
   }
 
@@ -148,8 +177,14 @@ export class AuthService {
       where: { id: userId },
       data: { passwordHash, emailConfirmedAt: existing.emailConfirmedAt ?? new Date() },
     });
-    await this.sessions.endAllForUser(userId);
+    await this.endEverything(userId);
     return this.sessions.start(user);
+  }
+
+  /** After a password change: no session and no other mailed reset link still works. */
+  private async endEverything(userId: string): Promise<void> {
+    await this.sessions.endAllForUser(userId);
+    await this.emailTokens.revokeAll(userId, 'reset');
   }
 
   /** Confirms the address from the mailed link; returns the one-time sign-in code. */

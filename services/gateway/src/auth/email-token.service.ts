@@ -30,6 +30,14 @@ export class EmailTokenService {
     return token;
   }
 
+  /** Spends every unused token of a user for `purpose`, so no older link works any more. */
+  async revokeAll(userId: string, purpose: EmailTokenPurpose): Promise<void> {
+    await this.prisma.emailToken.updateMany({
+      where: { userId, purpose, usedAt: null },
+      data: { usedAt: new Date() },
+    });
+  }
+
   /**
    * Marks the token used and returns its user, or null when it is unknown, spent, expired or for
    * another purpose. The conditional update makes a second use fail even when concurrent.

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { JWT_SECRET } from './auth.tokens.js';
-import { JWT_AUDIENCE, JWT_ISSUER, type AccessClaims } from './session.service.js';
+import { JWT_AUDIENCE, JWT_ISSUER, SessionService, type AccessClaims } from './session.service.js';
 
 /** The signed-in user as routes see it (`@CurrentUser()`). */
 export interface AuthenticatedUser {
@@ -12,11 +12,14 @@ export interface AuthenticatedUser {
 
 /**
  * Verifies bearer access tokens: HS256 only (so `alg: none` and key-confusion tokens fail),
- * our issuer and audience, not expired.
+ * our issuer and audience, not expired, and of a session that was not ended since.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
-  constructor(@Inject(JWT_SECRET) secret: string) {
+  constructor(
+    @Inject(JWT_SECRET) secret: string,
+    @Inject(SessionService) private readonly sessions: SessionService,
+  ) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       secretOrKey: secret,
@@ -27,7 +30,10 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     });
   }
 
-  validate(claims: AccessClaims): AuthenticatedUser {
+  async validate(claims: AccessClaims): Promise<AuthenticatedUser> {
+    if (typeof claims.sid !== 'string' || !(await this.sessions.isLive(claims.sid))) {
+      throw new UnauthorizedException();
+    }
     return { userId: claims.sub, email: claims.email };
   }
 }

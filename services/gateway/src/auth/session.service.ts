@@ -2,24 +2,29 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { AUTH_MESSAGES, type AuthSession } from '@memtrail/contracts';
-import { PrismaClient, type User } from '@memtrail/db';
+import { PrismaClient, SqlPool, type User } from '@memtrail/db';
 import { GatewayConfig } from '../config.js';
 import { toAuthUser } from './auth-user.js';
 import { hashOpaqueToken, newOpaqueToken } from './opaque-token.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const JWT_ISSUER = 'memtrail';
 export const JWT_AUDIENCE = 'memtrail';
 
-/** Claims of an access token; `sub` is the user id. */
+/** Claims of an access token; `sub` is the user id, `sid` its session (refresh-token family). */
 export interface AccessClaims {
   sub: string;
   email: string;
+  sid: string;
 }
 
 /**
  * Sessions: a short-lived HS256 access JWT plus an opaque refresh token stored as a row. Each
  * refresh replaces the row (rotation); a token presented again after it was replaced or revoked
  * means it leaked, so its whole family (every token descended from one sign-in) is revoked.
+ * Access tokens name their family, and are refused as soon as it is revoked (`isLive`): sign-out,
+ * reuse of a refresh token and a password change end sessions at once, not at token expiry.
  */
 @Injectable()
 export class SessionService {
@@ -27,20 +32,23 @@ export class SessionService {
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
     private readonly jwt: JwtService,
+    // Checked on every authenticated request: plain SQL keeps that off Prisma's per-query cost.
+    @Inject(SqlPool) private readonly sql: SqlPool,
   ) {}
 
   /** Starts a new session family for a user who just proved who they are. */
   async start(user: User): Promise<AuthSession> {
     const refreshToken = newOpaqueToken();
+    const familyId = randomUUID();
     await this.prisma.refreshToken.create({
       data: {
         userId: user.id,
         tokenHash: hashOpaqueToken(refreshToken),
-        familyId: randomUUID(),
+        familyId,
         expiresAt: this.refreshExpiry(),
       },
     });
-    return this.session(user, refreshToken);
+    return this.session(user, refreshToken, familyId);
   }
 
   /** Exchanges a refresh token for a new session; reuse of a spent token revokes its family. */
@@ -80,7 +88,7 @@ export class SessionService {
       if (error instanceof UnauthorizedException) await this.revokeFamily(row.familyId);
       throw error;
     }
-    return this.session(row.user, next);
+    return this.session(row.user, next, row.familyId);
   }
 
   /** Sign-out: ends the session the refresh token belongs to. Unknown tokens are ignored. */
@@ -100,6 +108,20 @@ export class SessionService {
     });
   }
 
+  /**
+   * Whether a session still stands: its family has a refresh token that is neither spent nor
+   * expired (rotation always leaves exactly one). One indexed lookup per authenticated request.
+   */
+  async isLive(familyId: string): Promise<boolean> {
+    if (!UUID.test(familyId)) return false;
+    const { rowCount } = await this.sql.query(
+      `SELECT 1 FROM refresh_tokens
+       WHERE family_id = $1::uuid AND revoked_at IS NULL AND expires_at > now() LIMIT 1`,
+      [familyId],
+    );
+    return rowCount === 1;
+  }
+
   private async revokeFamily(familyId: string): Promise<void> {
     await this.prisma.refreshToken.updateMany({
       where: { familyId, revokedAt: null },
@@ -111,9 +133,9 @@ export class SessionService {
     return new Date(Date.now() + this.config.REFRESH_TOKEN_TTL_S * 1000);
   }
 
-  private async session(user: User, refreshToken: string): Promise<AuthSession> {
+  private async session(user: User, refreshToken: string, familyId: string): Promise<AuthSession> {
     const ttl = this.config.ACCESS_TOKEN_TTL_S;
-    const claims: AccessClaims = { sub: user.id, email: user.email };
+    const claims: AccessClaims = { sub: user.id, email: user.email, sid: familyId };
     const accessToken = await this.jwt.signAsync(claims, {
       algorithm: 'HS256',
       expiresIn: ttl,

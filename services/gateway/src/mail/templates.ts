@@ -29,6 +29,18 @@ export function confirmationMail(to: string, link: string): MailMessage {
   );
 }
 
+/** To the owner of an address someone tried to sign up with again. */
+export function accountExistsMail(to: string, link: string): MailMessage {
+  return message(
+    to,
+    'Your Memtrail account',
+    'Someone tried to create a Memtrail account with this email address, which already has one.',
+    'Sign in',
+    link,
+    'If it was you, sign in (or use Forgot your password? there). If not, ignore this message: nothing was changed.',
+  );
+}
+
 export function resetMail(to: string, link: string): MailMessage {
   return message(
     to,

@@ -23,9 +23,11 @@ return {n, redis.call('PTTL', KEYS[1])}
 `;
 
 /**
- * Fixed-window counters in Redis, per client IP and per account, shared by every gateway
- * replica. Every attempt counts, successful or not, so a limit cannot be reset by interleaving
- * a valid sign-in.
+ * Fixed-window counters in Redis, per client IP and per account from that IP, shared by every
+ * gateway replica. Every attempt counts, successful or not, so a limit cannot be reset by
+ * interleaving a valid sign-in. An account is counted per address so that nobody can lock its
+ * owner out by failing to sign in as them from elsewhere; guessing from many addresses is
+ * bounded by scrypt's cost and each address's own limit.
  */
 @Injectable()
 export class RateLimitService {
@@ -37,12 +39,10 @@ export class RateLimitService {
   /** Counts one attempt; throws TooManyRequestsException when any counter is over its limit. */
   async hit(action: RateLimitedAction, ip: string, account: string | null): Promise<void> {
     const windowMs = this.config.AUTH_RATE_WINDOW_S * 1000;
-    const counters: Array<[string, number]> = [
-      [`ip:${ip}`, this.config.AUTH_RATE_LIMIT_PER_IP],
-      ...(account
-        ? [[`account:${account}`, this.config.AUTH_RATE_LIMIT_PER_ACCOUNT] as [string, number]]
-        : []),
-    ];
+    const counters: Array<[string, number]> = [[`ip:${ip}`, this.config.AUTH_RATE_LIMIT_PER_IP]];
+    if (account) {
+      counters.push([`account:${account}:ip:${ip}`, this.config.AUTH_RATE_LIMIT_PER_ACCOUNT]);
+    }
     let retryAfterMs = 0;
     for (const [subject, limit] of counters) {
       const wait = await this.consume(`${action}:${subject}`, limit, windowMs);

@@ -25,7 +25,8 @@ export interface AuthContextValue {
   signOut(): Promise<void>;
   signInWithOAuth(provider: OAuthProvider): Promise<{ error: AuthError | null }>;
   resetPassword(email: string): Promise<{ error: AuthError | null }>;
-  updatePassword(password: string): Promise<{ error: AuthError | null }>;
+  /** From a mailed reset link its token authorises it; signed in, the current password does. */
+  updatePassword(password: string, currentPassword?: string): Promise<{ error: AuthError | null }>;
   /** Drops the session locally, e.g. when the API client could not refresh it. */
   clearSession(): void;
 }
@@ -118,7 +119,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       },
       signInWithOAuth: (provider) => authBackend.signInWithOAuth(provider),
       resetPassword: (email) => authBackend.resetPassword(email),
-      updatePassword: (password) => authBackend.updatePassword(password),
+      updatePassword: (password, currentPassword) =>
+        authBackend.updatePassword(password, currentPassword),
       clearSession,
     }),
     [loading, session, startRefresh, clearSession],

@@ -288,21 +288,24 @@ export function createCloudAuth(options: {
       }
     },
 
-    async updatePassword(password) {
-      // Signed in: the current session authorises it. From the mailed link: its token does.
+    async updatePassword(password, currentPassword) {
+      // From the mailed link its token authorises it; signed in, the session and the current
+      // password do (a session alone must not be able to take the account over).
       const token = new URLSearchParams(window.location.search).get('token');
-      if (!session && !token) return { error: { message: 'No active session' } };
-      try {
-        const { response, body } = session
-          ? await call(CLOUD_AUTH_PATHS.password, {
+      const request = token
+        ? { path: CLOUD_AUTH_PATHS.resetPassword, method: 'POST', body: { token, password } }
+        : session
+          ? {
+              path: CLOUD_AUTH_PATHS.password,
               method: 'PUT',
-              body: { password },
+              body: { current_password: currentPassword ?? '', password },
               token: session.access_token,
-            })
-          : await call(CLOUD_AUTH_PATHS.resetPassword, {
-              method: 'POST',
-              body: { token, password },
-            });
+            }
+          : null;
+      if (!request) return { error: { message: 'No active session' } };
+      try {
+        const { path, ...init } = request;
+        const { response, body } = await call(path, init);
         const error = errorOf(response, body, 'Password update failed');
         // The server ends other sessions and hands back a fresh one.
         const next = error ? null : sessionFrom(body);

@@ -50,7 +50,8 @@ export interface AuthBackend {
   signInWithOAuth(provider: OAuthProvider): Promise<{ error: AuthError | null }>;
   signOut(): Promise<{ error: AuthError | null }>;
   resetPassword(email: string): Promise<{ error: AuthError | null }>;
-  updatePassword(password: string): Promise<{ error: AuthError | null }>;
+  /** From a mailed reset link its token authorises it; signed in, the current password does. */
+  updatePassword(password: string, currentPassword?: string): Promise<{ error: AuthError | null }>;
   /** Returns the unsubscribe function. */
   onAuthStateChange(listener: AuthListener): () => void;
 }
