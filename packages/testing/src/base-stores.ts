@@ -1,15 +1,10 @@
 import { execFileSync } from 'node:child_process';
-
-export interface BaseStores {
-  DATABASE_URL: string;
-  REDIS_URL: string;
-  CLICKHOUSE_URL: string;
-}
+import type { BaseStores } from './store-urls.js';
 
 export interface ProvidedStores {
   stores: BaseStores;
-  source: 'environment' | 'testcontainers' | 'embedded';
-  /** Stops what this call started; the embedded stack is left running for the next run. */
+  source: 'environment' | 'testcontainers';
+  /** Stops what this call started. */
   stop: () => Promise<void>;
 }
 
@@ -24,8 +19,8 @@ function dockerAvailable(): boolean {
 
 /**
  * The servers integration tests run against, in order of preference: URLs from the environment
- * (CI and `npm test` set them), containers when a Docker daemon is present, otherwise the
- * embedded local stack under .data/ (the same servers `npm run up` runs).
+ * (CI and `npm test` set them; jest.config.js takes those of a running `npm run up` stack),
+ * otherwise containers when a Docker daemon is present.
  */
 export async function provideBaseStores(
   env: NodeJS.ProcessEnv = process.env,
@@ -42,7 +37,8 @@ export async function provideBaseStores(
     const { startContainerStores } = await import('./container-stores.js');
     return { ...(await startContainerStores()), source: 'testcontainers' };
   }
-  const { ensureStores } = await import('@memtrail/local-stack');
-  const { stores } = await ensureStores(env);
-  return { stores, source: 'embedded', stop: async () => undefined };
+  throw new Error(
+    'Integration tests need DATABASE_URL, REDIS_URL and CLICKHOUSE_URL, or a Docker daemon: ' +
+      'start the local stack with `npm run up` (jest then reads its .data/stack.env) or set the URLs.',
+  );
 }

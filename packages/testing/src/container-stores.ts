@@ -1,4 +1,4 @@
-import type { BaseStores } from './base-stores.js';
+import type { BaseStores } from './store-urls.js';
 
 /**
  * Real servers in containers, for machines with a Docker daemon. Imported lazily so that

@@ -1,3 +1,4 @@
+export * from './store-urls.js';
 export * from './base-stores.js';
 export * from './isolated-stores.js';
 export * from './eventually.js';

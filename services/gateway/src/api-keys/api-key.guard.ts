@@ -13,7 +13,8 @@ import { Reflector } from '@nestjs/core';
 import { PROJECT_HEADER, type ApiKeyScope } from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
 import type { Request } from 'express';
-import { ApiKeyService, type ApiKeyPrincipal, type VerifiedApiKey } from './api-key.service.js';
+import type { ApiKeyPrincipal, VerifiedApiKey } from './api-key-principal.js';
+import { ApiKeyService } from './api-key.service.js';
 
 type RequestWithApiKey = Request & { apiKey?: ApiKeyPrincipal };
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ApiKeyScope } from '@memtrail/contracts';
 import { PrismaClient, SqlPool, type Prisma } from '@memtrail/db';
 import { AuditService } from '../audit/audit.service.js';
+import type { VerifiedApiKey } from './api-key-principal.js';
 import {
   generateApiKey,
   hashApiKeySecret,
@@ -9,24 +10,6 @@ import {
   parseApiKey,
   verifyApiKeySecret,
 } from './api-key-format.js';
-
-/** Who an accepted API key speaks for. */
-export interface ApiKeyPrincipal {
-  apiKeyId: string;
-  name: string;
-  scope: ApiKeyScope;
-  organizationId: string;
-  /**
-   * The project the request acts on: the key's own, or for an organisation CI token the one the
-   * request named (set by ApiKeyGuard).
-   */
-  projectId: string;
-  /** True for an organisation CI token (may upload to any project of its organisation). */
-  organizationToken: boolean;
-}
-
-/** A verified key before the project of an organisation token is chosen. */
-export type VerifiedApiKey = Omit<ApiKeyPrincipal, 'projectId'> & { projectId: string | null };
 
 /** Where a key is used from, recorded as its last use. */
 export interface KeyUse {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaClient, type Prisma } from '@memtrail/db';
 import type { Request } from 'express';
-import type { ApiKeyPrincipal } from '../api-keys/api-key.service.js';
+import type { ApiKeyPrincipal } from '../api-keys/api-key-principal.js';
 import type { AuthenticatedUser } from '../auth/jwt.strategy.js';
 
 export interface AuditActor {
