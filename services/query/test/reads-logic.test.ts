@@ -139,4 +139,20 @@ describe('csv', () => {
       'a,b\r\nplain,"x,y"\r\n"say ""hi""","two\nlines"\r\n,3\r\n',
     );
   });
+
+  it('keeps cells that start like a formula from being evaluated, numbers excepted', () => {
+    const rows = [
+      { a: '=HYPERLINK("http://evil","x")', b: -12 },
+      { a: '+1+1', b: '-2' },
+      { a: '@SUM(A1)', b: '\tcmd' },
+      { a: '\r=1', b: 'fn-ok' },
+    ];
+    expect(toCsv(['a', 'b'], rows as never)).toBe(
+      'a,b\r\n' +
+        `"'=HYPERLINK(""http://evil"",""x"")",-12\r\n` +
+        "'+1+1,'-2\r\n" +
+        "'@SUM(A1),'\tcmd\r\n" +
+        `"'\r=1",fn-ok\r\n`,
+    );
+  });
 });
