@@ -533,6 +533,37 @@ describe('POST /upload', () => {
         /not valid gzip/,
       ],
       [
+        // Postgres text cannot hold U+0000: a 400 naming the field, not a 500.
+        'NUL in the commit message',
+        () =>
+          post({
+            ...envelope(sha(70), null),
+            metadata: {
+              ...envelope(sha(70), null).metadata,
+              git: { ...envelope(sha(70), null).metadata.git, commit_message: 'fix\u0000' },
+            },
+          }),
+        400,
+        /metadata.git.commit_message cannot contain NUL characters/,
+      ],
+      [
+        // Refused rather than stored with U+FFFD in place of the bytes sent.
+        'invalid UTF-8 in a symbol name',
+        () =>
+          post(null, {
+            raw: Buffer.from(
+              Buffer.from(
+                JSON.stringify(envelope(sha(70), null)).replace(
+                  sample.symbols[0]!.name,
+                  'bad\u0001name',
+                ),
+              ).map((byte) => (byte === 1 ? 0xff : byte)),
+            ),
+          }),
+        400,
+        /Request body is not valid UTF-8/,
+      ],
+      [
         'too large',
         () => post(null, { raw: Buffer.alloc(9 * 1024 * 1024, 32) }),
         413,

@@ -82,4 +82,38 @@ describe('upload validation', () => {
       /sections\[0\]\.size must be a non-negative integer.*sections\[0\]\.type must be/,
     );
   });
+
+  it('refuses NUL characters in what Postgres stores as text, naming the field', () => {
+    const flash = sample.memory_layout.FLASH!;
+    const refusal = (git: Record<string, unknown>, layout = sample.memory_layout) => {
+      try {
+        validateUpload({
+          metadata: { target_name: 'board', git: { commit_hash: 'a'.repeat(40), ...git } },
+          memory_analysis: { ...sample, memory_layout: layout },
+        });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ commit_message: 'fix\u0000' }, 'metadata.git.commit_message'],
+      [{ branch_name: 'ma\u0000in' }, 'metadata.git.branch_name'],
+      [{ pr_name: '\u0000' }, 'metadata.git.pr_name'],
+      [{ pr_author_name: 'x\u0000' }, 'metadata.git.pr_author_name'],
+      [{ author_email: 'a\u0000@b' }, 'metadata.git.author_email'],
+      [{ tags: ['v1', 'v\u00002'] }, 'metadata.git.tags[1]'],
+    ];
+    for (const [git, path] of cases) {
+      expect(refusal(git)).toBe(`${path} cannot contain NUL characters`);
+    }
+    expect(refusal({}, { ['FL\u0000SH']: flash })).toBe(
+      'memory_analysis.memory_layout.FL\\u0000SH (a region name) cannot contain NUL characters',
+    );
+    const section = { ...flash.sections[0]!, name: '.te\u0000xt' };
+    expect(refusal({}, { FLASH: { ...flash, sections: [section] } })).toBe(
+      'memory_analysis.memory_layout.FLASH.sections[0].name cannot contain NUL characters',
+    );
+    expect(refusal({ commit_message: 'ok' })).toBe('accepted');
+  });
 });

@@ -65,7 +65,15 @@ class Fields {
       return null;
     }
     if (value.length > maxLength) this.fail(`${path} cannot exceed ${maxLength} characters`);
+    this.noNul(value, path);
     return value;
+  }
+
+  /** Postgres text and JSON cannot hold U+0000: refused here, not a 500 from the database. */
+  noNul(value: unknown, path: string): void {
+    if (typeof value === 'string' && value.includes('\u0000')) {
+      this.fail(`${path} cannot contain NUL characters`);
+    }
   }
 
   /** An address, size or line: stored as ClickHouse UInt64, so a whole number in its range. */
@@ -84,12 +92,14 @@ const isText = (value: unknown): boolean =>
 
 function checkLayout(f: Fields, layout: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(layout)) {
-    const path = `memory_analysis.memory_layout.${name}`;
+    const path = `memory_analysis.memory_layout.${JSON.stringify(name).slice(1, -1)}`;
+    f.noNul(name, `${path} (a region name)`);
     const region = f.object(value, path);
     if (!region) continue;
     for (const key of ['address', 'limit_size', 'used_size'] as const)
       f.count(region[key], `${path}.${key}`);
     if (!isText(region.type)) f.fail(`${path}.type must be a string`);
+    f.noNul(region.type, `${path}.type`);
     if (region.sections === undefined) continue;
     if (!Array.isArray(region.sections)) {
       f.fail(`${path}.sections must be an array`);
@@ -99,9 +109,11 @@ function checkLayout(f: Fields, layout: Record<string, unknown>): void {
       const s = f.object(section, `${path}.sections[${i}]`);
       if (!s) return;
       if (typeof s.name !== 'string') f.fail(`${path}.sections[${i}].name must be a string`);
+      f.noNul(s.name, `${path}.sections[${i}].name`);
       f.count(s.address, `${path}.sections[${i}].address`);
       f.count(s.size, `${path}.sections[${i}].size`);
       if (!isText(s.type)) f.fail(`${path}.sections[${i}].type must be a string`);
+      f.noNul(s.type, `${path}.sections[${i}].type`);
     });
   }
 }
@@ -223,6 +235,7 @@ export function validateUpload(body: unknown): ValidUpload {
   const tags = git.tags ?? [];
   if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string'))
     f.fail('metadata.git.tags must be an array of strings');
+  else tags.forEach((tag, i) => f.noNul(tag, `metadata.git.tags[${i}]`));
 
   if (analysis) {
     const layout = f.object(analysis.memory_layout, 'memory_analysis.memory_layout', false);

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
@@ -75,6 +76,13 @@ export async function decodeUpload(raw: RawUpload, options: DecodeOptions): Prom
   if (raw.bytes.byteLength === 0)
     throw new BadRequestException('Request body is empty: send the report as JSON');
   const text = decompress(raw, options.maxBytes);
+  // Decoding would replace invalid bytes with U+FFFD, storing names that were never uploaded:
+  // such a body is refused instead (JSON is UTF-8, RFC 8259; both CLIs send it).
+  if (!isUtf8(text)) {
+    throw new BadRequestException(
+      'Request body is not valid UTF-8: send text such as symbol names as UTF-8',
+    );
+  }
   let json: unknown;
   try {
     json = JSON.parse(text.toString('utf8'));
