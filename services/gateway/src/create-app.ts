@@ -8,6 +8,7 @@ import { httpMetricsMiddleware, ServiceMetrics } from '@memtrail/metrics';
 import { AppModule } from './app.module.js';
 import { GatewayConfig } from './config.js';
 import { deferContinue, sendContinue } from './http/expect-continue.js';
+import { applySecurityHeaders } from './http/security-headers.js';
 import { serveApiDocs } from './openapi/serve-docs.js';
 import { UPLOAD_PATHS } from './upload/upload.controller.js';
 import { deferUploadBody, isDeferredUpload } from './upload/upload-body.js';
@@ -42,6 +43,7 @@ export async function createGatewayApp(
     logger,
     bodyParser: false,
   });
+  applySecurityHeaders(app, config);
   app.use(requestIdMiddleware);
   app.use(httpMetricsMiddleware(metrics));
   serveApiDocs(app, config.PUBLIC_URL ?? config.CORE_URL);

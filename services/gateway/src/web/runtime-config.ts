@@ -27,12 +27,17 @@ export function scriptSafeJson(value: unknown): string {
   );
 }
 
+/** The inline script's text; the Content-Security-Policy admits exactly it, by its hash. */
+export function runtimeConfigScript(config: WebRuntimeConfig): string {
+  return `window.__MEMTRAIL_CONFIG__=${scriptSafeJson(config)};`;
+}
+
 /**
  * index.html with a classic script setting `window.__MEMTRAIL_CONFIG__` (read by
  * web/src/lib/config.ts), placed before the first script of the page so it runs before the app.
  */
 export function injectRuntimeConfig(html: string, config: WebRuntimeConfig): string {
-  const tag = `<script>window.__MEMTRAIL_CONFIG__=${scriptSafeJson(config)};</script>`;
+  const tag = `<script>${runtimeConfigScript(config)}</script>`;
   const at = html.search(/<script|<\/head>/i);
   if (at < 0)
     throw new Error('index.html has neither a <script> nor </head> to put the config before');
