@@ -77,8 +77,11 @@ function loadCompose(extra: Record<string, string> = {}): {
   return { compose: interpolate(raw, env) as ComposeFile, renderedBy: 'yaml' };
 }
 
-// What an operator provides: the one variable without a default.
-const { compose, renderedBy } = loadCompose({ JWT_SECRET: randomBytes(32).toString('hex') });
+// What an operator provides: the variables without a default.
+const { compose, renderedBy } = loadCompose({
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  QUERY_SECRET: randomBytes(32).toString('hex'),
+});
 const envOf = (service: string) =>
   Object.fromEntries(
     Object.entries(compose.services[service]?.environment ?? {}).map(([k, v]) => [k, String(v)]),
@@ -101,9 +104,12 @@ describe(`docker-compose.yml (rendered by ${renderedBy})`, () => {
     },
   );
 
-  it('refuses to start without JWT_SECRET instead of signing sessions with a public key', () => {
-    expect(() => loadCompose()).toThrow(/JWT_SECRET/);
-    expect(readFileSync(file, 'utf8')).not.toMatch(/JWT_SECRET:-/);
+  it('refuses to start without its secrets instead of using public defaults', () => {
+    const secret = randomBytes(32).toString('hex');
+    expect(() => loadCompose({ QUERY_SECRET: secret })).toThrow(/JWT_SECRET/);
+    expect(() => loadCompose({ JWT_SECRET: secret })).toThrow(/QUERY_SECRET/);
+    expect(readFileSync(file, 'utf8')).not.toMatch(/(JWT|QUERY)_SECRET:-/);
+    expect(envOf('gateway')['QUERY_SECRET']).toBe(envOf('query')['QUERY_SECRET']);
   });
 
   it('starts services only after the one-shot migrator succeeded', () => {

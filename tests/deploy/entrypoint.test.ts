@@ -16,6 +16,7 @@ describe('deploy/docker/entrypoint.sh', () => {
   const children: ChildProcess[] = [];
   const output = new Map<string, string>();
   const ports = { gateway: 0, query: 0, gatewayMetrics: 0, queryMetrics: 0, workerMetrics: 0 };
+  const querySecret = randomBytes(32).toString('hex');
 
   const start = (service: string, env: Record<string, string>) => {
     const child = spawn(ENTRYPOINT, [service], {
@@ -26,6 +27,7 @@ describe('deploy/docker/entrypoint.sh', () => {
         QUEUE_PREFIX: stores.queuePrefix,
         CLICKHOUSE_URL: stores.clickhouseUrl,
         CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
+        QUERY_SECRET: querySecret,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -121,21 +121,24 @@ describe.each(TREES)('kustomize %s', (tree) => {
     },
   );
 
-  it('takes the signing key from the operator-created memtrail-keys, never from a file here', () => {
-    const gateway = podSpec(
-      manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === 'memtrail-gateway')!,
-    ).containers[0]!;
-    expect(gateway.env).toContainEqual({
-      name: 'JWT_SECRET',
-      valueFrom: { secretKeyRef: { name: 'memtrail-keys', key: 'JWT_SECRET' } },
+  it('takes the keys from the operator-created memtrail-keys, never from a file here', () => {
+    const container = (name: string) =>
+      podSpec(manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === name)!)
+        .containers[0]!;
+    const fromKeys = (key: string) => ({
+      name: key,
+      valueFrom: { secretKeyRef: { name: 'memtrail-keys', key } },
     });
+    expect(container('memtrail-gateway').env).toContainEqual(fromKeys('JWT_SECRET'));
+    expect(container('memtrail-gateway').env).toContainEqual(fromKeys('QUERY_SECRET'));
+    expect(container('memtrail-query').env).toContainEqual(fromKeys('QUERY_SECRET'));
     expect(manifests.some((m) => m.kind === 'Secret' && m.metadata.name === 'memtrail-keys')).toBe(
       false,
     );
     for (const secret of manifests.filter((m) => m.kind === 'Secret')) {
-      expect(
-        Object.keys({ ...(secret['data'] ?? {}), ...(secret['stringData'] ?? {}) }),
-      ).not.toContain('JWT_SECRET');
+      const keys = Object.keys({ ...(secret['data'] ?? {}), ...(secret['stringData'] ?? {}) });
+      expect(keys).not.toContain('JWT_SECRET');
+      expect(keys).not.toContain('QUERY_SECRET');
     }
   });
 

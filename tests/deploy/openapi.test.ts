@@ -4,7 +4,10 @@ import { loadConfig } from '@memtrail/config';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AddressInfo } from 'node:net';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
-import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
+import {
+  TEST_JWT_SECRET,
+  TEST_QUERY_SECRET,
+} from '../../services/gateway/test/support/gateway-harness.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
 import { ROUTE_DOCS } from '../../services/gateway/src/openapi/catalogue.js';
 import { listRoutes } from '../../services/gateway/src/openapi/routes.js';
@@ -25,6 +28,7 @@ describe('gateway OpenAPI, Swagger UI, request ids and HTTP metrics', () => {
       QUEUE_PREFIX: stores.queuePrefix,
       QUERY_PORT: '1',
       JWT_SECRET: TEST_JWT_SECRET,
+      QUERY_SECRET: TEST_QUERY_SECRET,
     });
     app = await createGatewayApp(config, false, metrics);
     await app.listen(0, '127.0.0.1');

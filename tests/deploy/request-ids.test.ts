@@ -57,7 +57,7 @@ describe('request ids gateway -> query', () => {
     app.useGlobalInterceptors(new RpcMetricsInterceptor(metrics));
     await app.listen();
     const port = (server.unwrap<import('node:net').Server>().address() as AddressInfo).port;
-    client = createQueryClient('127.0.0.1', port);
+    client = createQueryClient('127.0.0.1', port, 'q'.repeat(16) + 'r'.repeat(16));
   });
 
   afterAll(async () => {

@@ -22,7 +22,10 @@ import {
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
-import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
+import {
+  TEST_JWT_SECRET,
+  TEST_QUERY_SECRET,
+} from '../../services/gateway/test/support/gateway-harness.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
 import { AppModule } from '../../services/ingest-worker/src/app.module.js';
 import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
@@ -111,6 +114,7 @@ describe('memtrail CLI → gateway → ingest worker → ClickHouse', () => {
         QUEUE_PREFIX: stores.queuePrefix,
         CORE_URL: 'https://memtrail.example',
         JWT_SECRET: TEST_JWT_SECRET,
+        QUERY_SECRET: TEST_QUERY_SECRET,
         UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
       }),
     );

@@ -9,7 +9,10 @@ import { AppModule as QueryModule } from '../../services/query/src/app.module.js
 import { QueryConfig } from '../../services/query/src/config.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
-import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
+import {
+  TEST_JWT_SECRET,
+  TEST_QUERY_SECRET,
+} from '../../services/gateway/test/support/gateway-harness.js';
 
 describe('gateway readiness through the query service', () => {
   let stores: IsolatedStores;
@@ -24,6 +27,7 @@ describe('gateway readiness through the query service', () => {
       CLICKHOUSE_URL: stores.clickhouseUrl,
       CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
       QUERY_PORT: String(queryPort),
+      QUERY_SECRET: TEST_QUERY_SECRET,
       LOG_LEVEL: 'error',
     });
     query = await NestFactory.createMicroservice(QueryModule.register(config), {
@@ -49,6 +53,7 @@ describe('gateway readiness through the query service', () => {
       QUERY_PORT: String(queryPort),
       QUERY_TIMEOUT_MS: '1500',
       JWT_SECRET: TEST_JWT_SECRET,
+      QUERY_SECRET: TEST_QUERY_SECRET,
       WEB_DIST_DIR: '/nonexistent',
     });
     gateway = await createGatewayApp(config);

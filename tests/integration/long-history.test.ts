@@ -20,6 +20,7 @@ import {
   signUpOnPrem,
   startGateway,
   type Gateway,
+  TEST_QUERY_SECRET,
 } from '../../services/gateway/test/support/gateway-harness.js';
 import {
   envelope,
@@ -63,6 +64,7 @@ describe('a long history read back symbol for symbol', () => {
       CLICKHOUSE_URL: stores.clickhouseUrl,
       CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
       QUERY_PORT: String(queryPort),
+      QUERY_SECRET: TEST_QUERY_SECRET,
       LOG_LEVEL: 'error',
     });
     query = await NestFactory.createMicroservice(QueryModule.register(config), {

@@ -28,6 +28,7 @@ import {
   signUpOnPrem,
   startGateway,
   type Gateway,
+  TEST_QUERY_SECRET,
 } from '../../services/gateway/test/support/gateway-harness.js';
 import {
   envelope,
@@ -69,6 +70,7 @@ describe('query reads through the gateway', () => {
       CLICKHOUSE_URL: stores.clickhouseUrl,
       CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
       QUERY_PORT: String(queryPort),
+      QUERY_SECRET: TEST_QUERY_SECRET,
       LOG_LEVEL: 'error',
     });
     query = await NestFactory.createMicroservice(QueryModule.register(config), {

@@ -26,6 +26,7 @@ import {
   signUpOnPrem,
   startGateway,
   type Gateway,
+  TEST_QUERY_SECRET,
 } from '../../services/gateway/test/support/gateway-harness.js';
 import { envelope, shaOf, type CommitSpec } from '../../services/query/bench/synthetic-firmware.js';
 
@@ -175,6 +176,7 @@ describe('reads as the region configuration shows them', () => {
           CLICKHOUSE_URL: stores.clickhouseUrl,
           CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
           QUERY_PORT: String(queryPort),
+          QUERY_SECRET: TEST_QUERY_SECRET,
           LOG_LEVEL: 'error',
         }),
       ),

@@ -15,7 +15,10 @@ import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
 import type { Redis } from 'ioredis';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
-import { TEST_JWT_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
+import {
+  TEST_JWT_SECRET,
+  TEST_QUERY_SECRET,
+} from '../../services/gateway/test/support/gateway-harness.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
 
 const sample = JSON.parse(
@@ -130,6 +133,7 @@ describe('POST /upload', () => {
       QUEUE_PREFIX: stores.queuePrefix,
       CORE_URL: 'https://memtrail.example',
       JWT_SECRET: TEST_JWT_SECRET,
+      QUERY_SECRET: TEST_QUERY_SECRET,
       UPLOAD_MAX_BYTES: String(8 * 1024 * 1024),
       UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
       UPLOAD_SYMBOL_CHANGES: 'true',

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { stackPaths } from './paths.js';
 
 /** The secrets the local stack's services need; generated once, kept across restarts. */
-export const LOCAL_SECRETS = ['JWT_SECRET'] as const;
+export const LOCAL_SECRETS = ['JWT_SECRET', 'QUERY_SECRET'] as const;
 export type LocalSecrets = Record<(typeof LOCAL_SECRETS)[number], string>;
 
 function read(file: string): Record<string, string> {

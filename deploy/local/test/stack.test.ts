@@ -42,7 +42,11 @@ describe('local stack', () => {
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(localSecrets(file)).toEqual(first);
       expect(localSecrets(join(dir, 'other.env')).JWT_SECRET).not.toBe(first.JWT_SECRET);
-      expect(readFileSync(file, 'utf8')).toBe(`JWT_SECRET=${first.JWT_SECRET}\n`);
+      expect(first.QUERY_SECRET).toMatch(/^[0-9a-f]{64}$/);
+      expect(first.QUERY_SECRET).not.toBe(first.JWT_SECRET);
+      expect(readFileSync(file, 'utf8')).toBe(
+        `JWT_SECRET=${first.JWT_SECRET}\nQUERY_SECRET=${first.QUERY_SECRET}\n`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -40,6 +40,10 @@ export class GatewayConfig extends CommonConfig {
   @Min(100)
   QUERY_TIMEOUT_MS: number = 10_000;
 
+  /** Signs every message to the query service, which refuses the rest; the same on both. */
+  @IsSecret()
+  QUERY_SECRET!: string;
+
   @IsIn(['cloud', 'onprem'])
   DEPLOYMENT_MODE: 'cloud' | 'onprem' = 'cloud';
 

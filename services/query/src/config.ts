@@ -1,5 +1,5 @@
 import { IsInt, IsString, Max, Min } from 'class-validator';
-import { CommonConfig, IsHttpUrl, IsPostgresUrl } from '@memtrail/config';
+import { CommonConfig, IsHttpUrl, IsPostgresUrl, IsSecret } from '@memtrail/config';
 
 /** Every variable the query service reads; validated at start-up (see README "Configuration"). */
 export class QueryConfig extends CommonConfig {
@@ -11,6 +11,13 @@ export class QueryConfig extends CommonConfig {
   @Min(1)
   @Max(65535)
   QUERY_PORT: number = 5001;
+
+  /**
+   * Shared with the gateway, which signs every message with it; unsigned or wrongly signed
+   * messages are refused, so reaching the port is not enough to read any tenant's data.
+   */
+  @IsSecret()
+  QUERY_SECRET!: string;
 
   @IsPostgresUrl()
   DATABASE_URL!: string;

@@ -57,8 +57,9 @@ export async function startGatewayProcess(
       PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
       ...stackStores(),
       QUERY_PORT: String(stackPorts.query),
-      // The stack's own signing key, as its gateway got it (tests/run-all.sh may export one).
+      // The stack's own secrets, as its services got them (tests/run-all.sh may export them).
       JWT_SECRET: process.env.JWT_SECRET || localSecrets().JWT_SECRET,
+      QUERY_SECRET: process.env.QUERY_SECRET || localSecrets().QUERY_SECRET,
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: url,

@@ -6,7 +6,10 @@ import { loadConfig } from '@memtrail/config';
 import type { IsolatedStores } from '@memtrail/testing';
 import { GatewayConfig } from '../../../services/gateway/src/config.js';
 import { createGatewayApp } from '../../../services/gateway/src/create-app.js';
-import { TEST_JWT_SECRET } from '../../../services/gateway/test/support/gateway-harness.js';
+import {
+  TEST_JWT_SECRET,
+  TEST_QUERY_SECRET,
+} from '../../../services/gateway/test/support/gateway-harness.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..', '..');
 const BIN = join(ROOT, 'packages', 'cli', 'dist', 'bin.js');
@@ -48,6 +51,7 @@ export async function startGateway(stores: IsolatedStores): Promise<INestApplica
       QUEUE_PREFIX: stores.queuePrefix,
       CORE_URL: 'https://memtrail.example',
       JWT_SECRET: TEST_JWT_SECRET,
+      QUERY_SECRET: TEST_QUERY_SECRET,
       UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
     }),
   );

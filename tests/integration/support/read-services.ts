@@ -7,6 +7,7 @@ import { AppModule as WorkerModule } from '../../../services/ingest-worker/src/a
 import { WorkerConfig } from '../../../services/ingest-worker/src/config.js';
 import { AppModule as QueryModule } from '../../../services/query/src/app.module.js';
 import { QueryConfig } from '../../../services/query/src/config.js';
+import { TEST_QUERY_SECRET } from '../../../services/gateway/test/support/gateway-harness.js';
 
 export interface ReadServices {
   /** Give the gateway `QUERY_PORT` this. */
@@ -27,6 +28,7 @@ export async function startReadServices(stores: IsolatedStores): Promise<ReadSer
         CLICKHOUSE_URL: stores.clickhouseUrl,
         CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
         QUERY_PORT: String(queryPort),
+        QUERY_SECRET: TEST_QUERY_SECRET,
         LOG_LEVEL: 'error',
       }),
     ),

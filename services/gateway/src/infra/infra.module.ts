@@ -54,7 +54,8 @@ export class InfraModule {
         { provide: Redis, useFactory: () => createRedisConnection(config.REDIS_URL) },
         {
           provide: ClientProxy,
-          useFactory: () => createQueryClient(config.QUERY_HOST, config.QUERY_PORT),
+          useFactory: () =>
+            createQueryClient(config.QUERY_HOST, config.QUERY_PORT, config.QUERY_SECRET),
         },
         ConnectionCloser,
       ],

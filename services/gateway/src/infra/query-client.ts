@@ -1,15 +1,21 @@
 import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import { currentRequestId } from '@memtrail/logging';
+import { signMessage } from '@memtrail/rpc-auth';
 
 /**
- * The TCP client of the query service. Every packet carries the current request id as metadata,
+ * The TCP client of the query service. Every packet carries, as metadata, its signature with
+ * the shared QUERY_SECRET (the query service answers nothing else) and the current request id,
  * so the query service logs under the id of the HTTP request that caused the read.
  */
-export function createQueryClient(host: string, port: number): ClientProxy {
+export function createQueryClient(host: string, port: number, secret: string): ClientProxy {
   const client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host, port } });
   client.setOnDispatchHook((packet) => {
     const requestId = currentRequestId();
-    if (requestId) packet.metadata = { ...packet.metadata, requestId };
+    packet.metadata = {
+      ...packet.metadata,
+      auth: signMessage(secret, packet.pattern, packet.data),
+      ...(requestId && { requestId }),
+    };
   });
   return client;
 }

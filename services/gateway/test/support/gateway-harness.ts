@@ -18,6 +18,9 @@ export interface Gateway {
 /** One signing key per test file, so gateways a test restarts accept each other's tokens. */
 export const TEST_JWT_SECRET = randomBytes(32).toString('hex');
 
+/** The gateway → query shared secret of a test file's services. */
+export const TEST_QUERY_SECRET = randomBytes(32).toString('hex');
+
 /**
  * The real gateway in-process against a test file's isolated stores, on a chosen or free port.
  * The query service is not started: these tests never read through it.
@@ -36,6 +39,7 @@ export async function startGateway(
     WEB_DIST_DIR: '/nonexistent',
     PUBLIC_URL: `http://127.0.0.1:${listenPort}`,
     JWT_SECRET: TEST_JWT_SECRET,
+    QUERY_SECRET: TEST_QUERY_SECRET,
     NODE_ENV: 'test',
     ...env,
   });
