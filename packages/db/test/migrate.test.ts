@@ -156,9 +156,8 @@ describe('migrateDeploy', () => {
   it('matches schema.prisma: prisma migrate diff via a shadow database finds nothing', async () => {
     // Also the offline authoring path end to end: the WASM schema engine replays the migrations
     // (with their CHECK constraint, W1) on a temporary shadow database (W2; its removal is
-    // checked in workarounds.test.ts) and exits promptly (W5: without it, it lingers 10 s).
+    // checked in workarounds.test.ts) and exits on its own (W5, also in workarounds.test.ts).
     const database = await freshDatabase();
-    const started = Date.now();
     const diff = await prisma(
       [
         'migrate',
@@ -173,7 +172,6 @@ describe('migrateDeploy', () => {
     );
     expect(diff.output).toContain('No difference detected');
     expect(diff.code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(9_000);
   });
 
   it('rolls a failing migration back completely and reports which one failed', async () => {

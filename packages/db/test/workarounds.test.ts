@@ -7,6 +7,7 @@ import { PrismaClient } from '../src/index.js';
 import {
   MemtrailPgAdapterFactory,
   createPool,
+  CLI_LONG_TIMER_MS,
   prepareCliEnvironment,
   PLACEHOLDER_DATABASE_URL,
   remapUnsupportedColumnTypes,
@@ -134,5 +135,21 @@ describe('W4: prepareCliEnvironment', () => {
       shadowDatabaseUrl: 's',
     });
     expect(set.DATABASE_URL).toBe('postgres://h/db');
+  });
+});
+
+describe('W5: the CLI exits once its work is done', () => {
+  it("unrefs the schema engine's long timers, and only long ones", () => {
+    prepareCliEnvironment({});
+    const long = setTimeout(() => undefined, CLI_LONG_TIMER_MS);
+    const short = setTimeout(() => undefined, CLI_LONG_TIMER_MS - 1);
+    try {
+      // An unref'd timer no longer keeps the process alive; it still fires if something does.
+      expect(long.hasRef()).toBe(false);
+      expect(short.hasRef()).toBe(true);
+    } finally {
+      clearTimeout(long);
+      clearTimeout(short);
+    }
   });
 });

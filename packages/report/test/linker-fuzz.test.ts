@@ -74,7 +74,6 @@ describe('linker script fuzzing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'memtrail-fuzz-'));
     const next = random(0x5eed);
     const outcomes = { parsed: 0, rejected: 0 };
-    const started = Date.now();
     for (let round = 0; round < 1500; round++) {
       const base = seeds[round % seeds.length]!;
       const text =
@@ -95,7 +94,7 @@ describe('linker script fuzzing', () => {
     // Both outcomes must occur, or the mutations are not exercising anything.
     expect(outcomes.parsed).toBeGreaterThan(50);
     expect(outcomes.rejected).toBeGreaterThan(50);
-    expect(Date.now() - started).toBeLessThan(30_000);
+    // A hang (a parser loop that never ends) fails by the test's time-out, not a timed check.
   });
 
   it('deep nesting is refused, not a stack overflow', () => {
