@@ -165,6 +165,17 @@ describe('overlays', () => {
       string
     >;
 
+  it('prod serves the gateway over TLS, dev over plain HTTP', () => {
+    const ingress = (tree: string) =>
+      rendered.get(tree)!.find((m) => m.kind === 'Ingress')!.spec as {
+        tls?: { hosts: string[]; secretName: string }[];
+        rules: { host: string }[];
+      };
+    const prod = ingress('k8s/overlays/prod');
+    expect(prod.tls).toEqual([{ hosts: [prod.rules[0]!.host], secretName: 'memtrail-tls' }]);
+    expect(ingress('k8s/overlays/dev').tls).toBeUndefined();
+  });
+
   it('dev runs its own single-node ClickHouse, prod the cluster schema on external stores', () => {
     const dev = rendered.get('k8s/overlays/dev')!;
     const prod = rendered.get('k8s/overlays/prod')!;
