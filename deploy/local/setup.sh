@@ -26,7 +26,8 @@ if [ ${#need[@]} -gt 0 ]; then
   # Debian starts its own PostgreSQL and Redis on the default ports; the stack runs its own copies.
 fi
 
-# npm install (not ci): a lockfile written on one machine can miss optional platform binaries.
+# npm install (not ci) updates node_modules in place after a pull; the lockfile holds every
+# platform's binaries (.ci/check-lockfile.mjs), so this never rewrites it.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "Installing npm dependencies"
   npm install --no-audit --no-fund --loglevel=error
