@@ -10,7 +10,7 @@ import {
   loadMigrations,
   migrate,
 } from '@memtrail/clickhouse';
-import { startClickHouseLocal } from '@memtrail/clickhouse-local';
+import { startEmbeddedClickHouse } from '@memtrail/embedded-clickhouse';
 
 /** Migrations from here on have generated cluster forms; earlier ones were written by hand. */
 const FIRST_GENERATED = 11;
@@ -87,11 +87,11 @@ describe('ClickHouse cluster migrations', () => {
     // No Keeper here to run a cluster; ClickHouse itself parses every statement and runs the
     // generated ones with replication taken out, so the final schemas can be compared.
     let dataDir: string;
-    let server: Awaited<ReturnType<typeof startClickHouseLocal>>;
+    let server: Awaited<ReturnType<typeof startEmbeddedClickHouse>>;
     let client: ClickHouseClient;
     beforeAll(async () => {
       dataDir = await mkdtemp(join(tmpdir(), 'memtrail-ch-cluster-'));
-      server = await startClickHouseLocal({ dataDir, port: 0 });
+      server = await startEmbeddedClickHouse({ dataDir, port: 0 });
       client = createClickHouse({ url: server.url, logLevel: ClickHouseLogLevel.OFF });
     });
     afterAll(async () => {

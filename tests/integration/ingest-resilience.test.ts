@@ -33,7 +33,7 @@ import { storedSymbols, storeVersion } from './support/stored-reports.js';
 // (`npm test` builds first; alone, run `npm run build` once).
 const root = new URL('../../', import.meta.url).pathname;
 const workerMain = join(root, 'services/ingest-worker/dist/main.js');
-const clickhouseMain = join(root, 'packages/clickhouse-local/dist/bin.js');
+const clickhouseMain = join(root, 'packages/embedded-clickhouse/dist/bin.js');
 
 function run(main: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   if (!existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`);

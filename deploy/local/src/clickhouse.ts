@@ -12,7 +12,7 @@ export async function pingHttp(url: string): Promise<boolean> {
   return response.ok;
 }
 
-/** Starts the embedded ClickHouse (packages/clickhouse-local) under .data/clickhouse, or reuses it. */
+/** Starts the embedded ClickHouse (packages/embedded-clickhouse) under .data/clickhouse, or reuses it. */
 export async function startLocalClickHouse(): Promise<{ url: string; started: boolean }> {
   const url = localClickHouseUrl();
   if (await pingHttp(`${url}/ping`).catch(() => false)) return { url, started: false };
@@ -20,7 +20,7 @@ export async function startLocalClickHouse(): Promise<{ url: string; started: bo
     name: 'clickhouse',
     command: process.execPath,
     args: [
-      join(repoRoot, 'packages/clickhouse-local/dist/bin.js'),
+      join(repoRoot, 'packages/embedded-clickhouse/dist/bin.js'),
       '--data-dir',
       stackPaths.clickhouse,
       '--port',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { ClickHouseLogLevel, type ClickHouseClient } from '@clickhouse/client';
-import { startClickHouseLocal, type ClickHouseLocal } from '@memtrail/clickhouse-local';
+import { startEmbeddedClickHouse, type EmbeddedClickHouse } from '@memtrail/embedded-clickhouse';
 import {
   createClickHouse,
   DEFAULT_MIGRATIONS_DIR,
@@ -17,7 +17,7 @@ import {
 } from '../src/index.js';
 
 describe('ClickHouse migrations', () => {
-  let server: ClickHouseLocal;
+  let server: EmbeddedClickHouse;
   let dataDir: string;
   let client: ClickHouseClient;
   let n = 0;
@@ -25,7 +25,7 @@ describe('ClickHouse migrations', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'memtrail-ch-migrate-'));
-    server = await startClickHouseLocal({ dataDir, port: 0 });
+    server = await startEmbeddedClickHouse({ dataDir, port: 0 });
     client = createClickHouse({ url: server.url, logLevel: ClickHouseLogLevel.OFF });
   });
   afterAll(async () => {

@@ -72,7 +72,7 @@ export function loadChdbNative(): ChdbNative {
   if (missing.length > 0) {
     throw new Error(
       `The installed chdb addon lacks ${missing.join(', ')}; ` +
-        '@memtrail/clickhouse-local is written against chdb 3.4 — check the installed version.',
+        '@memtrail/embedded-clickhouse is written against chdb 3.4 — check the installed version.',
     );
   }
   cached = native as unknown as ChdbNative;

@@ -8,7 +8,7 @@ import { encodeBody, pickEncoding } from './protocol/compression.js';
 import { parseRequest, readBody, type Credentials } from './protocol/request.js';
 import { contentTypeFor, summaryHeader } from './protocol/response.js';
 
-export interface ClickHouseLocalOptions {
+export interface EmbeddedClickHouseOptions {
   /** Directory holding the databases; created if missing. */
   dataDir: string;
   host?: string;
@@ -24,7 +24,7 @@ export interface ClickHouseLocalOptions {
   onError?: (err: unknown, context: { queryId?: string }) => void;
 }
 
-export interface ClickHouseLocal {
+export interface EmbeddedClickHouse {
   url: string;
   port: number;
   host: string;
@@ -38,9 +38,9 @@ export interface ClickHouseLocal {
 const DEFAULT_MAX_BODY = 512 * 1024 * 1024;
 const KEEP_ALIVE_SECONDS = 10;
 
-export async function startClickHouseLocal(
-  options: ClickHouseLocalOptions,
-): Promise<ClickHouseLocal> {
+export async function startEmbeddedClickHouse(
+  options: EmbeddedClickHouseOptions,
+): Promise<EmbeddedClickHouse> {
   const host = options.host ?? '127.0.0.1';
   const pool = await EnginePool.open({
     dataDir: options.dataDir,
@@ -100,7 +100,7 @@ class RequestHandler {
 
   constructor(
     private readonly pool: EnginePool,
-    private readonly options: ClickHouseLocalOptions,
+    private readonly options: EmbeddedClickHouseOptions,
   ) {}
 
   /** Resolves once no request is being processed. */
@@ -164,7 +164,7 @@ class RequestHandler {
         'X-ClickHouse-Query-Id': queryId,
         'X-ClickHouse-Format': parsed.outputFormat,
         'X-ClickHouse-Timezone': this.pool.timezone,
-        'X-ClickHouse-Server-Display-Name': 'memtrail-clickhouse-local',
+        'X-ClickHouse-Server-Display-Name': 'memtrail-embedded-clickhouse',
         'X-ClickHouse-Summary': summaryHeader(result),
         'Keep-Alive': `timeout=${KEEP_ALIVE_SECONDS}`,
       };

@@ -51,7 +51,7 @@ export async function parseRequest(req: IncomingMessage, rawBody: Buffer): Promi
       if (part.filename !== undefined) {
         throw ClickHouseException.of(
           'NOT_IMPLEMENTED',
-          'External tables (file parts in multipart requests) are not supported by clickhouse-local',
+          'External tables (file parts in multipart requests) are not supported by the embedded ClickHouse',
         );
       }
       entries.push([part.name, part.value.toString('utf8')]);

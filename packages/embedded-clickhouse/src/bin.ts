@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { startClickHouseLocal, type ClickHouseLocal } from './server.js';
+import { startEmbeddedClickHouse, type EmbeddedClickHouse } from './server.js';
 
-const USAGE = `Usage: memtrail-clickhouse-local --data-dir <dir> [--port 8123] [--host 127.0.0.1] [--connections 3]
+const USAGE = `Usage: memtrail-embedded-clickhouse --data-dir <dir> [--port 8123] [--host 127.0.0.1] [--connections 3]
 
 Serves the ClickHouse HTTP protocol on an embedded ClickHouse (chdb) that keeps
 its databases in <dir>. Stops cleanly on SIGTERM / SIGINT.`;
@@ -10,7 +10,7 @@ its databases in <dir>. Stops cleanly on SIGTERM / SIGINT.`;
 /** One JSON object per line on stdout, so supervisors can parse the log. */
 function log(level: 'info' | 'error', msg: string, fields: Record<string, unknown> = {}): void {
   process.stdout.write(
-    `${JSON.stringify({ time: new Date().toISOString(), level, service: 'clickhouse-local', msg, ...fields })}\n`,
+    `${JSON.stringify({ time: new Date().toISOString(), level, service: 'embedded-clickhouse', msg, ...fields })}\n`,
   );
 }
 
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     throw new Error(`--connections must be a positive integer, got '${values.connections}'`);
   }
 
-  const server: ClickHouseLocal = await startClickHouseLocal({
+  const server: EmbeddedClickHouse = await startEmbeddedClickHouse({
     dataDir,
     host: values.host ?? '127.0.0.1',
     port: parsePort(values.port, 8123),

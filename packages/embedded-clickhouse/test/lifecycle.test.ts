@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startClickHouseLocal } from '../src/index.js';
+import { startEmbeddedClickHouse } from '../src/index.js';
 import { rows, startTestServer, tempDataDir, type TestServer } from './helpers.js';
 
 describe('persistence', () => {
@@ -73,11 +73,11 @@ describe('persistence', () => {
     const t = await startTestServer();
     const other = tempDataDir();
     try {
-      await expect(startClickHouseLocal({ dataDir: other })).rejects.toThrow(
+      await expect(startEmbeddedClickHouse({ dataDir: other })).rejects.toThrow(
         /one data directory per process/,
       );
       // A second server over the same directory is fine: it shares the engine.
-      const twin = await startClickHouseLocal({ dataDir: t.dataDir });
+      const twin = await startEmbeddedClickHouse({ dataDir: t.dataDir });
       await twin.close();
       expect(await rows(t.client, 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
     } finally {

@@ -7,10 +7,10 @@ import {
   type ClickHouseClient,
   type ClickHouseClientConfigOptions,
 } from '@clickhouse/client';
-import { startClickHouseLocal, type ClickHouseLocal } from '../src/index.js';
+import { startEmbeddedClickHouse, type EmbeddedClickHouse } from '../src/index.js';
 
 export interface TestServer {
-  server: ClickHouseLocal;
+  server: EmbeddedClickHouse;
   client: ClickHouseClient;
   dataDir: string;
   /** Stops the server and the client; keeps the data directory. */
@@ -25,7 +25,7 @@ export function tempDataDir(): string {
 
 /** A server on a free port over `dataDir` (a new temp dir by default). */
 export async function startTestServer(dataDir = tempDataDir()): Promise<TestServer> {
-  const server = await startClickHouseLocal({ dataDir, port: 0 });
+  const server = await startEmbeddedClickHouse({ dataDir, port: 0 });
   const client = createClientFor(server.url);
   const stop = async () => {
     await client.close();

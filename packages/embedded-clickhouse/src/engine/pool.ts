@@ -21,7 +21,7 @@ const CONNECTION_ARGS = ['--async_load_databases=0', '--implicit_select=0'];
 // use hangs off the addon object itself: that object exists once per process
 // (Node's own module cache), whereas module state and even globalThis are
 // per test file under test runners that sandbox each file.
-const REGISTRY_KEY = Symbol.for('memtrail.clickhouse-local.dataDirs');
+const REGISTRY_KEY = Symbol.for('memtrail.embedded-clickhouse.dataDirs');
 type Registry = Map<string, number>;
 function registry(native: ChdbNative): Registry {
   const holder = native as unknown as Record<symbol, Registry | undefined>;

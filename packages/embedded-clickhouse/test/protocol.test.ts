@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import { ClickHouseError } from '@clickhouse/client';
 import { rmSync } from 'node:fs';
-import { startClickHouseLocal } from '../src/index.js';
+import { startEmbeddedClickHouse } from '../src/index.js';
 import { createClientFor, rows, startTestServer, tempDataDir, type TestServer } from './helpers.js';
 
 describe('ClickHouse HTTP protocol', () => {
@@ -299,7 +299,7 @@ describe('ClickHouse HTTP protocol', () => {
 describe('authentication', () => {
   it('checks credentials only when configured to', async () => {
     const dataDir = tempDataDir();
-    const server = await startClickHouseLocal({
+    const server = await startEmbeddedClickHouse({
       dataDir,
       auth: { user: 'memtrail', password: 's3cret' },
     });
