@@ -1,8 +1,10 @@
 /**
- * A small declarative argument parser. Each command declares its positionals and options; the
- * parser returns typed accessors or throws a UsageError (exit code 2) naming the command, so every
- * mistake on the command line is reported the same way.
+ * Declarative command lines on Node's `util.parseArgs`. Each command declares its positionals and
+ * options; parsing returns typed accessors or throws a UsageError (exit code 2) naming the
+ * command, so every mistake on the command line is reported the same way.
  */
+
+import { parseArgs as parseArgv, type ParseArgsConfig } from 'node:util';
 
 export type OptionKind = 'boolean' | 'string' | 'list';
 
@@ -92,65 +94,51 @@ export class ParsedArgs {
 }
 
 export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
-  const byName = new Map<string, OptionSpec>();
-  for (const option of spec.options) {
-    byName.set(`--${option.name}`, option);
-    for (const alias of option.aliases ?? []) byName.set(`--${alias}`, option);
-    if (option.short) byName.set(`-${option.short}`, option);
-  }
-  const values = new Map<string, Value>();
-  const positionals: string[] = [];
   const fail = (message: string): never => {
     throw new UsageError(message, spec.name);
   };
+  // Node's parser knows every spelling (aliases too) as an option of its own; the tokens it
+  // returns are mapped back to the declared option, so the messages below stay ours. Not strict:
+  // unknown options come back as tokens instead of Node's generic errors.
+  const bySpelling = new Map<string, OptionSpec>();
+  const options: NonNullable<ParseArgsConfig['options']> = {};
+  for (const option of spec.options) {
+    const type = option.kind === 'boolean' ? 'boolean' : 'string';
+    for (const spelling of [option.name, ...(option.aliases ?? [])]) {
+      bySpelling.set(spelling, option);
+      options[spelling] = { type };
+    }
+    if (option.short) options[option.name] = { type, short: option.short };
+  }
+  const { tokens } = parseArgv({ args: [...argv], options, strict: false, tokens: true });
 
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith('-') || arg === '-') {
-      positionals.push(arg);
-      continue;
-    }
-    let key = arg;
-    let inline: string | undefined;
-    const eq = arg.indexOf('=');
-    if (arg.startsWith('--') && eq > 0) {
-      key = arg.slice(0, eq);
-      inline = arg.slice(eq + 1);
-    } else if (!arg.startsWith('--') && arg.length > 2) {
-      // `-Lpath`: a short option glued to its value.
-      key = arg.slice(0, 2);
-      inline = arg.slice(2);
-    }
-    const option = byName.get(key);
+  const values = new Map<string, Value>();
+  const positionals: string[] = [];
+  for (const token of tokens) {
+    if (token.kind === 'positional') positionals.push(token.value);
+    if (token.kind !== 'option') continue;
+    const option = bySpelling.get(token.name);
     if (!option) {
-      if (key === '--api-key') {
+      if (token.rawName === '--api-key') {
         fail(
           'the API key is never taken on the command line (it would leak into logs); ' +
             'set MEMTRAIL_API_KEY, or name another variable with --api-key-env',
         );
       }
-      fail(`unknown option ${key}`);
+      return fail(`unknown option ${token.rawName}`);
     }
-    const opt = option as OptionSpec;
-    if (opt.kind === 'boolean') {
-      if (inline !== undefined) fail(`--${opt.name} takes no value`);
-      values.set(opt.name, true);
+    if (option.kind === 'boolean') {
+      if (token.inlineValue) fail(`--${option.name} takes no value`);
+      values.set(option.name, true);
       continue;
     }
-    let value = inline;
-    if (value === undefined) {
-      if (i + 1 >= argv.length) fail(`--${opt.name} needs a value (${opt.valueName ?? 'VALUE'})`);
-      value = argv[++i]!;
-    }
-    if (opt.kind === 'string') {
-      values.set(opt.name, value);
+    const value =
+      token.value ?? fail(`--${option.name} needs a value (${option.valueName ?? 'VALUE'})`);
+    if (option.kind === 'string') {
+      values.set(option.name, value);
     } else {
-      const previous = values.get(opt.name);
-      values.set(opt.name, [...(Array.isArray(previous) ? previous : []), value]);
+      const previous = values.get(option.name);
+      values.set(option.name, [...(Array.isArray(previous) ? previous : []), value]);
     }
   }
 

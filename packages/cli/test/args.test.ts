@@ -53,6 +53,20 @@ describe('parseArgs', () => {
     expect(() => parseArgs(spec, ['--json=yes'])).toThrow(/--json takes no value/);
   });
 
+  it('takes - as a positional and the next argument as a value even when it starts with -', () => {
+    const args = parseArgs(spec, ['-', '--map-file', '-odd.map', '--map-file=']);
+    expect(args.positionals).toEqual(['-']);
+    expect(args.string('map-file')).toBe('');
+    expect(parseArgs(spec, ['--map-file', '-odd.map']).string('map-file')).toBe('-odd.map');
+  });
+
+  it('names unknown short options and a short option missing its value', () => {
+    expect(() => parseArgs(spec, ['-x'])).toThrow(new UsageError('unknown option -x'));
+    expect(() => parseArgs(spec, ['-xyz'])).toThrow(new UsageError('unknown option -x'));
+    expect(() => parseArgs(spec, ['-L'])).toThrow(/--library-path needs a value/);
+    expect(() => parseArgs(spec, ['--nope=1'])).toThrow(new UsageError('unknown option --nope'));
+  });
+
   it('refuses an API key on the command line and says where it goes', () => {
     expect(() => parseArgs(reportSpec, ['fw.elf', '--api-key', 'secret'])).toThrow(
       /MEMTRAIL_API_KEY/,
