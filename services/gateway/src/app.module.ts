@@ -7,6 +7,7 @@ import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { BadgesModule } from './badges/badges.module.js';
 import { BudgetsModule } from './budgets/budgets.module.js';
+import { CiSummaryModule } from './ci-summary/ci-summary.module.js';
 import { GatewayConfig } from './config.js';
 import { HealthModule } from './health/health.module.js';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter.js';
@@ -40,6 +41,7 @@ export class AppModule {
         SsoModule,
         ProjectsModule,
         UploadModule,
+        CiSummaryModule,
         BudgetsModule,
         ReadsModule,
         PublicAccessModule,

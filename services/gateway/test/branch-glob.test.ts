@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { branchMatches } from '../src/upload/budgets.js';
-import { globMatches, type GlobWork } from '../src/upload/branch-glob.js';
+import { branchMatches } from '../src/ci-summary/budget-alerts.js';
+import { globMatches, type GlobWork } from '../src/ci-summary/branch-glob.js';
 
 /**
  * The textbook dynamic programme over (pattern prefix, text prefix): obviously right and slow,

@@ -2,9 +2,9 @@ import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { RegionPlan } from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
 import { PublicProjects } from '../public-access/public-projects.js';
-import { branchMatches, toBudgetRules, type BudgetRule } from '../upload/budgets.js';
-import { shownRegions } from '../upload/region-view.js';
-import { storedTotals } from '../upload/totals.js';
+import { branchMatches, toBudgetRules, type BudgetRule } from '../ci-summary/budget-alerts.js';
+import { shownRegions } from '../ci-summary/region-view.js';
+import { storedTotals } from '../ci-summary/totals.js';
 import { NEAR_BUDGET, type BudgetState, type RegionBadge } from './badge-content.js';
 
 export interface BadgeRequest {

@@ -15,9 +15,9 @@ import {
 } from '@memtrail/contracts';
 import { PrismaClient, Prisma, type Budget as BudgetRow } from '@memtrail/db';
 import { regionsSeen } from '../projects/target-regions.js';
-import { branchMatches } from '../upload/budgets.js';
-import { shownRegions } from '../upload/region-view.js';
-import { storedTotals } from '../upload/totals.js';
+import { branchMatches } from '../ci-summary/budget-alerts.js';
+import { shownRegions } from '../ci-summary/region-view.js';
+import { storedTotals } from '../ci-summary/totals.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -10,9 +10,9 @@ import {
   type VersionKey,
 } from '@memtrail/db';
 import { decodeRecord } from '@memtrail/symbol-blocks';
-import { toBudgetRules, type BudgetRule } from './budgets.js';
+import { toBudgetRules, type BudgetRule } from '../ci-summary/budget-alerts.js';
 import { packedBlock, type DecodedUpload } from './decode/decode-upload.js';
-import { storedTotals, type Totals } from './totals.js';
+import { storedTotals, type Totals } from '../ci-summary/totals.js';
 import type { ValidUpload } from './validate-upload.js';
 
 export interface StoredUpload {

@@ -10,8 +10,6 @@ import { UploadAuthGuard } from './auth/upload-auth.guard.js';
 import { DecodePool } from './decode/decode-pool.js';
 import { ReportStore } from './report-store.js';
 import { reportsQueueProvider } from './reports-queue.provider.js';
-import { SummaryController } from './summary.controller.js';
-import { SummaryService } from './summary.service.js';
 import { UploadAdmission } from './upload-admission.js';
 import { UploadAdmissionGuard } from './upload-admission.guard.js';
 import { UploadRateLimitGuard } from './upload-rate-limit.guard.js';
@@ -20,7 +18,7 @@ import { UploadService } from './upload.service.js';
 
 @Module({
   imports: [RateLimitModule, GithubModule],
-  controllers: [UploadController, SummaryController],
+  controllers: [UploadController],
   providers: [
     UploadService,
     ReportStore,
@@ -44,7 +42,6 @@ import { UploadService } from './upload.service.js';
         }),
       inject: [GatewayConfig],
     },
-    SummaryService,
     UploadAuthGuard,
     TokenlessUploads,
     OidcUploads,

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
 import type { UploadEnvelope } from '@memtrail/contracts';
 import { HASH_BYTES, storedForm, type BuiltBlock } from '@memtrail/symbol-blocks';
-import { computeTotals, type Totals } from '../totals.js';
+import { computeTotals, type Totals } from '../../ci-summary/totals.js';
 import { validateUpload, type ValidUpload } from '../validate-upload.js';
 
 /** An upload body as read from the request, before anything is decoded. */

@@ -7,7 +7,7 @@ import {
 } from '@memtrail/contracts';
 import { PrismaClient, SqlPool } from '@memtrail/db';
 import { GatewayConfig } from '../config.js';
-import { evaluateBudgets, toBudgetRules } from './budgets.js';
+import { evaluateBudgets, toBudgetRules } from './budget-alerts.js';
 import { changesAgainstParent } from './changes.js';
 import { presentAlerts, presentChanges, shownRegions, type ShownRegions } from './region-view.js';
 import { storedTotals } from './totals.js';

@@ -6,7 +6,7 @@ import {
   ApiKeyProject,
   type ApiKeyPrincipal,
 } from '../api-keys/index.js';
-import { UploadExceptionFilter } from './upload-exception.filter.js';
+import { UploadExceptionFilter } from '../upload/upload-exception.filter.js';
 import { SummaryService } from './summary.service.js';
 
 /** The PR-comment summary, at the MemBrowse CLI's path and ours. */
