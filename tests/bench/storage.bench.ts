@@ -14,8 +14,9 @@
  * symbols across the firmware (3 grow, 2 shrink, 1 added, 1 removed).
  *
  * Each process's CPU while idle (timers, queue polling, ClickHouse's own background threads) is
- * measured over BENCH_IDLE_MS first and taken off; ClickHouse must be a server of the stack's own
- * (its CPU counts everything it does).
+ * measured over BENCH_IDLE_MS before the children and again after, and taken off; ClickHouse
+ * must be a server of the stack's own (its CPU counts everything it does). On a busy machine the
+ * idle rates vary: take several runs, and more children for small per-commit costs.
  *
  * Environment: GATEWAY_URL (default http://127.0.0.1:$PORT), DATABASE_URL / CLICKHOUSE_URL /
  * CLICKHOUSE_DATABASE (default: the local stack's), BENCH_SIZES (10000,40000), BENCH_CHILDREN
@@ -195,14 +196,15 @@ async function measure(
   };
   await upload(0);
   // What the processes spend doing nothing (timers, polling, the store's own background work),
-  // measured over an idle window and taken off the children's figures.
-  const idleStart = await snapshot(db);
-  const idleT0 = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, idleMs));
-  const idleEnd = await snapshot(db);
-  const idleSpan = performance.now() - idleT0;
-  const idle = (key: 'workerMs' | 'clickhouseMs' | 'gatewayMs') =>
-    (idleEnd[key] - idleStart[key]) / idleSpan;
+  // measured over an idle window before the children and another after, and taken off.
+  const idleWindow = async () => {
+    const start = await snapshot(db);
+    const t0 = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    const end = await snapshot(db);
+    return { start, end, span: performance.now() - t0 };
+  };
+  const idleBefore = await idleWindow();
   const before = await snapshot(db);
   const t0 = performance.now();
   let uploadBytes = 0;
@@ -215,6 +217,10 @@ async function measure(
   }
   const after = await snapshot(db);
   const span = performance.now() - t0;
+  const idleAfter = await idleWindow();
+  const idle = (key: 'workerMs' | 'clickhouseMs' | 'gatewayMs') =>
+    (idleBefore.end[key] - idleBefore.start[key] + idleAfter.end[key] - idleAfter.start[key]) /
+    (idleBefore.span + idleAfter.span);
   const per = (a: number, b: number) => (b - a) / children;
   const busy = (key: 'workerMs' | 'clickhouseMs' | 'gatewayMs') =>
     (after[key] - before[key] - idle(key) * span) / children;
