@@ -189,7 +189,7 @@ describe('ingestion survives crashes and outages', () => {
       const partial = await eventually(
         () => blockRows(clickhouse, targetId),
         (s) => s.rows > 0,
-        { timeoutMs: 60_000, intervalMs: 10 },
+        { timeoutMs: 180_000, intervalMs: 10 },
       );
       first.kill('SIGKILL');
       await exited(first);
@@ -203,7 +203,7 @@ describe('ingestion survives crashes and outages', () => {
       await eventually(
         () => waitingBlocks(targetId),
         (n) => n === 0,
-        { timeoutMs: 60_000, intervalMs: 200 },
+        { timeoutMs: 180_000, intervalMs: 200 },
       );
       expect(await blockRows(clickhouse, targetId)).toEqual({
         rows: symbolCount,
@@ -216,7 +216,7 @@ describe('ingestion survives crashes and outages', () => {
       await Promise.all([exited(first), second ? exited(second) : undefined]);
       await clickhouse.close();
     }
-  }, 150_000);
+  }, 600_000);
 
   it('Redis flushed after uploads were acknowledged: the sweeper re-enqueues and nothing is lost', async () => {
     const gw = await startGateway(stores);
@@ -267,7 +267,7 @@ describe('ingestion survives crashes and outages', () => {
         await eventually(
           () => status(id),
           (s) => s === 'ingested',
-          { timeoutMs: 30_000 },
+          { timeoutMs: 120_000 },
         );
       const clickhouse = createClickHouse({
         url: stores.clickhouseUrl,
@@ -285,7 +285,7 @@ describe('ingestion survives crashes and outages', () => {
       await worker?.close();
       await gw.close();
     }
-  }, 60_000);
+  }, 300_000);
 
   it('ClickHouse down: reports are ingested and readable, their blocks copied once it is back', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'memtrail-ch-outage-'));
@@ -300,7 +300,7 @@ describe('ingestion survives crashes and outages', () => {
             .then((r) => r.ok)
             .catch(() => false),
         (ok) => ok,
-        { timeoutMs: 30_000 },
+        { timeoutMs: 120_000 },
       );
       return child;
     };
@@ -336,7 +336,7 @@ describe('ingestion survives crashes and outages', () => {
         await eventually(
           () => status(id),
           (s) => s === 'ingested',
-          { timeoutMs: 30_000 },
+          { timeoutMs: 120_000 },
         );
       const clickhouse = createClickHouse({ url, database: 'outage' });
       expect(await storedSymbols(sql, clickhouse, ids[0]!, 1)).toHaveLength(100);
@@ -352,7 +352,7 @@ describe('ingestion survives crashes and outages', () => {
       await eventually(
         () => waitingBlocks(target),
         (n) => n === 0,
-        { timeoutMs: 30_000 },
+        { timeoutMs: 120_000 },
       );
       const stats = await blockRows(clickhouse, target);
       // The two builds share their first blocks: each block once.
@@ -365,5 +365,5 @@ describe('ingestion survives crashes and outages', () => {
       await exited(server);
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 400_000);
 });

@@ -87,7 +87,7 @@ describe('a long history read back symbol for symbol', () => {
     eventually(
       () => gw.prisma.report.count({ where: { status: 'pending' } }),
       (pending) => pending === 0,
-      { timeoutMs: 60_000 },
+      { timeoutMs: 180_000 },
     );
 
   /** The report with aliases: a second name at some functions' address, right after them. */

@@ -139,7 +139,7 @@ describe('deleting a project', () => {
               waiting + (await gw.prisma.report.count({ where: { status: { not: 'ingested' } } })),
           ),
       (n) => n === 0,
-      { timeoutMs: 60_000 },
+      { timeoutMs: 180_000 },
     );
     const keptBlocks = await gw.prisma.symbolBlock.count({
       where: { target: { projectId: kept.id } },
@@ -172,7 +172,7 @@ describe('deleting a project', () => {
         (await gw.prisma.project.count({ where: { id: doomed.id } })) +
         (await clickhouseRows(doomed.id)),
       (left) => left === 0,
-      { timeoutMs: 60_000 },
+      { timeoutMs: 180_000 },
     );
 
     // Every uuid column of every table. The organisation's audit log keeps its record of the
@@ -197,5 +197,5 @@ describe('deleting a project', () => {
       keptBlocks,
     );
     expect(await clickhouseRows(kept.id)).toBe(keptRows);
-  }, 180_000);
+  }, 600_000);
 });

@@ -112,7 +112,7 @@ export function buildVersion(
         (addresses[i]! > addresses[previous]! &&
           (r !== region ||
             length >= MAX_SYMBOLS ||
-            (length >= MIN_SYMBOLS && nameHash(s.name) % CUT_MODULUS === 0)));
+            (length >= MIN_SYMBOLS && names[i]! % CUT_MODULUS === 0)));
       if (cut) close(k);
     }
     if (k === start) region = r;
