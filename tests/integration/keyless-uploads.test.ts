@@ -442,29 +442,6 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
       );
       expect((await settings({ tokenless_uploads: true })).status).toBe(200);
     });
-
-    it('limits tokenless uploads per client address, before anything is decoded', async () => {
-      const limited = await startGateway(
-        { ...stores, queuePrefix: `${stores.queuePrefix}-limited` },
-        {
-          DEPLOYMENT_MODE: 'onprem',
-          GITHUB_API_URL: github.apiUrl,
-          OIDC_ISSUER: issuer.issuer,
-          UPLOAD_TOKENLESS_RATE_LIMIT_PER_MINUTE: '2',
-        },
-      );
-      try {
-        const answers = [];
-        for (let i = 0; i < 3; i++) answers.push(await tokenless('not even json', limited.url));
-        expect(answers.map((a) => a.status)).toEqual([400, 400, 429]);
-        expect(answers[2]!.headers.get('retry-after')).toMatch(/^\d+$/);
-        expect(answers[2]!.body.error).toMatch(
-          /^Upload rate limit of 2 per minute exceeded for tokenless uploads; retry after \d+ s$/,
-        );
-      } finally {
-        await limited.close();
-      }
-    });
   });
 
   describe('GitHub Actions OIDC tokens', () => {
@@ -636,6 +613,33 @@ describe('keyless uploads: tokenless pull requests and GitHub Actions OIDC token
         );
       } finally {
         dir.cleanup();
+      }
+    });
+  });
+
+  // Last: a second gateway in this process takes over passport's process-wide JWT strategy, so
+  // once it closes, signed-in calls to the first gateway would reach its ended Postgres pool.
+  describe('on a gateway of its own', () => {
+    it('limits tokenless uploads per client address, before anything is decoded', async () => {
+      const limited = await startGateway(
+        { ...stores, queuePrefix: `${stores.queuePrefix}-limited` },
+        {
+          DEPLOYMENT_MODE: 'onprem',
+          GITHUB_API_URL: github.apiUrl,
+          OIDC_ISSUER: issuer.issuer,
+          UPLOAD_TOKENLESS_RATE_LIMIT_PER_MINUTE: '2',
+        },
+      );
+      try {
+        const answers = [];
+        for (let i = 0; i < 3; i++) answers.push(await tokenless('not even json', limited.url));
+        expect(answers.map((a) => a.status)).toEqual([400, 400, 429]);
+        expect(answers[2]!.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(answers[2]!.body.error).toMatch(
+          /^Upload rate limit of 2 per minute exceeded for tokenless uploads; retry after \d+ s$/,
+        );
+      } finally {
+        await limited.close();
       }
     });
 
