@@ -17,6 +17,9 @@ import {
   SharedProject,
 } from './projectRoutes.tsx';
 import { takeReturn } from '../lib/returnTo.ts';
+// The commit view is in the main bundle: a lazy page shows its fallback for at least 300 ms
+// (React's reveal throttle), a third of the view's budget of 1 s to be usable.
+import { CommitPage } from '../pages/target/CommitPage.tsx';
 import { AnonymousApiProvider } from '../lib/api/ApiProvider.tsx';
 
 // Every page is its own chunk so the initial download stays the shell plus the libraries.
@@ -30,7 +33,6 @@ const ResetPasswordPage = lazyPage(
 );
 const ProjectsPage = lazyPage(() => import('../pages/ProjectsPage.tsx'), 'ProjectsPage');
 const DashboardPage = lazyPage(() => import('../pages/target/DashboardPage.tsx'), 'DashboardPage');
-const CommitPage = lazyPage(() => import('../pages/target/CommitPage.tsx'), 'CommitPage');
 const ComparePage = lazyPage(() => import('../pages/target/ComparePage.tsx'), 'ComparePage');
 const SymbolsPage = lazyPage(() => import('../pages/target/SymbolsPage.tsx'), 'SymbolsPage');
 const RegionConfigPage = lazyPage(

@@ -32,7 +32,15 @@ export function CommitPage() {
     target,
     commitSha,
   );
-  const budgetStatus = useBudgetStatus(projectId, target, data ? commitSha : undefined);
+  // Budgets and the first page of symbols load beside the report, not after it. The symbols
+  // are asked for again once a report still being ingested is ready.
+  const budgetStatus = useBudgetStatus(projectId, target, commitSha);
+  const symbols = useSymbolsQuery(
+    projectId,
+    target,
+    commitSha,
+    data?.report.status === 'pending' ? null : 0,
+  );
   const visibility = useRegionVisibility(data?.regions ?? []);
 
   if (isLoading && !data) return <Spinner message="Loading memory report..." />;
@@ -157,12 +165,7 @@ export function CommitPage() {
         </div>
       </section>
 
-      <SymbolsTable
-        projectId={projectId}
-        target={target}
-        sha={commit.sha}
-        version={report.ingested_version}
-      />
+      <SymbolsTable symbols={symbols} />
     </div>
   );
 }
@@ -221,20 +224,11 @@ const isSortKey = (value: string | null): value is SymbolSortKey =>
   (SYMBOL_SORT_KEYS as readonly (string | null)[]).includes(value);
 
 /**
- * Every symbol of the report, sorted, filtered and searched on the server. The search text and
- * sort live in the URL, so a link keeps them.
+ * The report's symbols as the table shows them, sorted, filtered and searched on the server.
+ * The search text and sort live in the URL, so a link keeps them. `ready` changes (null while
+ * the report is being ingested) start the pages over.
  */
-function SymbolsTable({
-  projectId,
-  target,
-  sha,
-  version,
-}: {
-  projectId: string;
-  target: string;
-  sha: string;
-  version: number | null;
-}) {
+function useSymbolsQuery(projectId: string, target: string, sha: string, ready: number | null) {
   const [params, setParams] = useSearchParams();
   const query = params.get('q') ?? '';
   const rawSort = params.get('sort');
@@ -243,7 +237,7 @@ function SymbolsTable({
     descending: params.get('order') !== 'asc',
   };
   const needle = useDeferredValue(usableQuery(query));
-  const pages = useSymbolPages(projectId, target, sha, version, {
+  const pages = useSymbolPages(projectId, target, sha, ready, {
     sort: sort.key,
     descending: sort.descending,
     q: needle,
@@ -256,6 +250,12 @@ function SymbolsTable({
     }
     setParams(next, { replace: true });
   };
+  return { query, sort, needle, pages, update };
+}
+
+/** Every symbol of the report: search, counts, and the table a screenful at a time. */
+function SymbolsTable({ symbols }: { symbols: ReturnType<typeof useSymbolsQuery> }) {
+  const { query, sort, needle, pages, update } = symbols;
   const meta = pages.meta;
 
   return (
