@@ -192,6 +192,9 @@ describe('reads as the region configuration shows them', () => {
           CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
           QUEUE_PREFIX: stores.queuePrefix,
           SWEEP_INTERVAL_MS: '0',
+          // Blocks reach ClickHouse soon, so reads take them from there as well as from Postgres.
+          WORKER_COPY_AGE_MS: '0',
+          WORKER_COPY_INTERVAL_MS: '200',
           LOG_LEVEL: 'error',
         }),
       ),
@@ -399,6 +402,47 @@ describe('reads as the region configuration shows them', () => {
     expect((await page('sort=colour')).status).toBe(400);
     expect((await page('limit=5000')).status).toBe(400);
   });
+
+  it('reads a report of hundreds of symbol blocks back from ClickHouse', async () => {
+    // 16,000 functions are several hundred blocks, more ids than one ClickHouse URL takes.
+    const code = Object.fromEntries(
+      Array.from({ length: 16_000 }, (_, i) => [`handler_${i}`, 4 + (i % 40)]),
+    );
+    const large = 'chibios-large';
+    const spec: CommitSpec = {
+      sha: sha(9),
+      parent: null,
+      branch: 'main',
+      target: large,
+      time: new Date(Date.UTC(2026, 0, 1)),
+      message: 'large build',
+      kind: 'full',
+    };
+    const build = { ...BUILDS[2]!, code, data: {} };
+    const upload = await call(gw.url, 'POST', '/upload', {
+      body: envelope(spec, report(build)),
+      headers: { authorization: `Bearer ${project.api_key}` },
+    });
+    expect(upload.status).toBe(200);
+    await eventually(
+      () => gw.prisma.symbolBlock.count({ where: { inClickhouse: false } }),
+      (waiting) => waiting === 0,
+      { timeoutMs: 60_000 },
+    );
+    expect(await gw.prisma.symbolBlock.count()).toBeGreaterThan(300);
+    const page = await call<Body<SymbolPageData>>(
+      gw.url,
+      'GET',
+      `/api/${project.id}/${large}/commit/${sha(9)}/symbols?sort=address&order=desc&limit=1`,
+      { token },
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.data).toMatchObject({
+      total: 16_000,
+      matched_bytes: Object.values(code).reduce((sum, size) => sum + size, 0),
+    });
+    expect(page.body.data.rows!.map((r) => r.name)).toEqual(['handler_15999']);
+  }, 120_000);
 
   it('strips the configured source root instead of the one found', async () => {
     await configure({ version: 2, regions: {}, source_root: '/builds/runner-7/chibios/os' });

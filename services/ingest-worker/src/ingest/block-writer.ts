@@ -11,6 +11,12 @@ import type { PendingBlock } from './stored-blocks.js';
 /** The one ClickHouse table of symbols: every block of a target once (migration 0011). */
 export const BLOCKS_TABLE = 'symbol_blocks_v2';
 
+/**
+ * Blocks per presence check: their ids, targets and projects are query parameters, in the URL,
+ * which ClickHouse refuses beyond about 16 KB; 100 keep it under 13 KB even if all differ.
+ */
+const BLOCKS_PER_QUERY = 100;
+
 /** Rows per insert: large enough for ClickHouse, small enough to bound worker memory. */
 const CHUNK_ROWS = 50_000;
 
@@ -108,6 +114,15 @@ export class BlockWriter {
 
   /** The blocks ClickHouse holds already, as `targetId/hash` (whole: an insert is all or nothing). */
   async present(blocks: readonly PendingBlock[]): Promise<Set<string>> {
+    // Query parameters travel in the URL, which ClickHouse refuses beyond about 16 KB (431).
+    const slices: PendingBlock[][] = [];
+    for (let i = 0; i < blocks.length; i += BLOCKS_PER_QUERY)
+      slices.push(blocks.slice(i, i + BLOCKS_PER_QUERY));
+    const found = await Promise.all(slices.map((slice) => this.presentSlice(slice)));
+    return new Set(found.flatMap((set) => [...set]));
+  }
+
+  private async presentSlice(blocks: readonly PendingBlock[]): Promise<Set<string>> {
     if (blocks.length === 0) return new Set();
     const wanted = new Set(blocks.map((b) => `${b.targetId}/${b.hash}`));
     // Targets × hashes is a superset of the pairs asked for; the rows not asked for are dropped.

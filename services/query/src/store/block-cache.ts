@@ -8,6 +8,9 @@ import { QueryConfig } from '../config.js';
 /** The ClickHouse table of symbol blocks (migration 0011). */
 export const BLOCKS_TABLE = 'symbol_blocks_v2';
 
+/** Block ids per ClickHouse read: about 10 KB of URL (quoted and escaped, 39 characters each). */
+const HASHES_PER_QUERY = 256;
+
 type BlockRow = [
   block_hash: string,
   ordinal: number,
@@ -91,6 +94,22 @@ export class BlockCache {
   }
 
   private async read(
+    projectId: string,
+    targetId: string,
+    hashes: string[],
+  ): Promise<Map<string, Block>> {
+    // Query parameters travel in the URL, which ClickHouse refuses beyond about 16 KB (431):
+    // a 40k-symbol report has over a thousand blocks, so they are asked for in slices.
+    const slices: string[][] = [];
+    for (let i = 0; i < hashes.length; i += HASHES_PER_QUERY)
+      slices.push(hashes.slice(i, i + HASHES_PER_QUERY));
+    const reads = await Promise.all(
+      slices.map((slice) => this.readSlice(projectId, targetId, slice)),
+    );
+    return new Map(reads.flatMap((read) => [...read]));
+  }
+
+  private async readSlice(
     projectId: string,
     targetId: string,
     hashes: string[],
