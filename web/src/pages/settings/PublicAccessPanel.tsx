@@ -98,6 +98,9 @@ function PublicAccessForm({
 
   const target = targets[0];
   const badge = target ? `${data.badge_base_url}/${encodeURIComponent(target)}.svg` : null;
+  // The preview loads from this page's origin: the public address (CORE_URL) may name another
+  // host than the one this page was opened by, and the Content-Security-Policy allows only 'self'.
+  const preview = badge ? new URL(badge).pathname : null;
   return (
     <form className="form" onSubmit={(event) => void submit(event)} noValidate>
       <fieldset className="form__fieldset" disabled={!canChange}>
@@ -147,9 +150,9 @@ function PublicAccessForm({
           <p>
             Public address: <a href={data.public_url}>{data.public_url}</a>
           </p>
-          {badge && target ? (
+          {badge && preview && target ? (
             <>
-              <img src={badge} alt={`Memory badge of ${target}`} />
+              <img src={preview} alt={`Memory badge of ${target}`} />
               <CodeBlock
                 label="Badge (Markdown; add ?region=NAME to choose the region)"
                 code={`[![memory](${badge})](${data.public_url}/target/${encodeURIComponent(target)})`}
