@@ -41,6 +41,7 @@ export default {
     '^@memtrail/local-stack$': '<rootDir>/deploy/local/src/index.ts',
     '^memtrail$': '<rootDir>/packages/cli/src/index.ts',
     '^@memtrail/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@memtrail/([a-z-]+)/([a-z-]+)$': '<rootDir>/packages/$1/src/$2/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: ['<rootDir>/{packages,services,deploy,tests,web}/**/*.test.ts'],

@@ -4,28 +4,6 @@
  * use the same endpoints; they differ in which flows are available (see `AuthSettings`).
  */
 
-export interface AuthUser {
-  id: string;
-  email: string;
-  full_name: string | null;
-  /** Sign-up metadata (`full_name` plus the optional extra data of the hosted sign-up). */
-  user_metadata: Record<string, unknown>;
-  email_confirmed_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface AuthSession {
-  user: AuthUser;
-  access_token: string;
-  refresh_token: string;
-  token_type: 'bearer';
-  /** Seconds the access token stays valid. */
-  expires_in: number;
-  /** Unix time (s) at which the access token expires. */
-  expires_at: number;
-}
-
 export interface AuthResponse<T> {
   success: boolean;
   data: T | null;
@@ -35,55 +13,7 @@ export interface AuthResponse<T> {
   type?: string;
 }
 
-/** `POST /auth/signup` in cloud mode answers this until the address is confirmed. */
-export interface PendingConfirmation {
-  user: AuthUser;
-  access_token: null;
-  refresh_token: null;
-  confirmation_sent: true;
-}
-
 export const OAUTH_PROVIDERS = ['github', 'google'] as const;
-export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number];
-
-/** `GET /auth/settings`: what the sign-in screen may offer in this deployment. */
-export interface AuthSettings {
-  mode: 'cloud' | 'onprem';
-  /** Providers with a configuration; their buttons lead to `GET /auth/oauth/{provider}`. */
-  providers: OAuthProviderId[];
-  email_confirmation: boolean;
-  password_reset: boolean;
-}
-
-export interface SignUpRequest {
-  email: string;
-  password: string;
-  full_name?: string;
-  /** Hosted sign-up's extra data; `data.full_name` is accepted like `full_name`. */
-  data?: Record<string, unknown>;
-}
-export interface SignInRequest {
-  email: string;
-  password: string;
-}
-export interface RefreshRequest {
-  refresh_token: string;
-}
-export interface RecoverRequest {
-  email: string;
-}
-/** `POST /auth/reset-password`: the token from the mailed `/reset-password?token=` link. */
-export interface ResetPasswordRequest {
-  token: string;
-  password: string;
-}
-export interface UpdatePasswordRequest {
-  password: string;
-}
-/** `POST /auth/token`: the one-time `code` that confirmation and OAuth put on the site root. */
-export interface CodeExchangeRequest {
-  code: string;
-}
 
 /** Texts of spec §8 and the server's own auth messages, word for word on every side. */
 export const AUTH_MESSAGES = {

@@ -1,28 +1,4 @@
-/** A memory budget of one target: limits per region, optionally only on matching branches. */
-export interface Budget {
-  id: string;
-  name: string;
-  /** Glob over branch names (`*`, `?`); null applies the budget to every branch. */
-  branch_pattern: string | null;
-  /** Region name → maximum used bytes. */
-  limits: Record<string, number>;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface BudgetInput {
-  name: string;
-  branch_pattern?: string | null;
-  limits: Record<string, number>;
-}
-
-export interface BudgetsData {
-  budgets: Budget[];
-}
-
-export interface BudgetData {
-  budget: Budget;
-}
+/** Budgets of a target: limits and the rule that checks a budget as written (web form and gateway). */
 
 export const BUDGET_NAME_MAX = 100;
 export const BUDGET_PATTERN_MAX = 200;
@@ -52,31 +28,4 @@ export function validateBudgetInput(input: unknown): string | null {
     }
   }
   return null;
-}
-
-/** One region of a budget at one commit. */
-export interface BudgetRegionState {
-  /** The region as the budget names it (merged name, see RegionPlan). */
-  region: string;
-  display_name: string;
-  limit: number;
-  /** Bytes in use at the commit; null when the commit has no such region. */
-  used: number | null;
-  /** Bytes over the limit (0 within it). */
-  exceeded_by: number;
-}
-
-export interface BudgetState {
-  budget: Budget;
-  /** The budget's branch pattern takes the commit's branch (every budget applies without one). */
-  applies: boolean;
-  exceeded: boolean;
-  regions: BudgetRegionState[];
-}
-
-/** `GET /api/{project}/{target}/budgets/status?sha=`: every budget of the target at a commit. */
-export interface BudgetStatusData {
-  commit_sha: string;
-  branch: string | null;
-  budgets: BudgetState[];
 }

@@ -10,57 +10,6 @@
  * | GET /badge/{id}/{target}.json          | anyone, public projects  | {@link ShieldsEndpointBadge} |
  */
 
-export interface PublicAccessSettings {
-  /** Dashboards, commit, compare and symbol pages and badges readable without signing in. */
-  public: boolean;
-  /** The linked GitHub repository as `owner/name`; null when none is linked. */
-  repository: string | null;
-  /** Accept the MemBrowse CLI's tokenless uploads from the repository's pull requests. */
-  tokenless_uploads: boolean;
-  /** Accept GitHub Actions OIDC tokens of the repository's workflows. */
-  oidc_uploads: boolean;
-}
-
-export interface PublicAccessData {
-  settings: PublicAccessSettings;
-  /** The audience (`aud`) an OIDC token must be requested for to upload to this project. */
-  oidc_audience: string;
-  /** Where the project's pages are, for signed-out readers too once it is public. */
-  public_url: string;
-  /** Badge URL without the target: append `/{target}.svg?region=…` or `.json`. */
-  badge_base_url: string;
-}
-
-/** Only the fields sent are changed. */
-export type UpdatePublicAccessRequest = Partial<
-  Pick<PublicAccessSettings, 'public' | 'tokenless_uploads' | 'oidc_uploads'> & {
-    /** `owner/name` or a repository URL; null unlinks (and turns keyless uploads off). */
-    repository: string | null;
-  }
->;
-
-/** What a signed-out reader learns about a public project. */
-export interface PublicProject {
-  id: string;
-  name: string;
-  description: string | null;
-  repository: string | null;
-}
-
-export interface PublicProjectData {
-  project: PublicProject;
-}
-
-/** shields.io's endpoint badge schema (https://shields.io/badges/endpoint-badge). */
-export interface ShieldsEndpointBadge {
-  schemaVersion: 1;
-  label: string;
-  message: string;
-  color: string;
-  isError?: boolean;
-  cacheSeconds?: number;
-}
-
 /** The OIDC audience of a project: a token names the project it uploads to. */
 export const oidcAudience = (projectId: string) => `memtrail:${projectId}`;
 

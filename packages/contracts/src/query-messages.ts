@@ -1,4 +1,4 @@
-import type { DependencyCheck } from './health.js';
+import type { DependencyCheck } from './schemas/health.js';
 
 /**
  * Message patterns the gateway sends to the query service over @nestjs/microservices (TCP).

@@ -1,4 +1,4 @@
-import type { SymbolSortKey } from './query.js';
+import type { SymbolSortKey } from './schemas/query.js';
 
 /**
  * Messages the gateway sends to the query service (patterns in query-messages.ts). The gateway

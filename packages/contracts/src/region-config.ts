@@ -1,3 +1,9 @@
+import type {
+  LegacyRegionConfig,
+  RegionConfigDocument,
+  RegionSettings,
+} from './schemas/regions.js';
+
 /**
  * Per-target region configuration (`region_config` of a target, product spec §3, §7): how the
  * memory regions of its reports are shown. Applied by the query service (series, commit lists,
@@ -16,55 +22,6 @@
  * `merge_into` (the name of another region: a region renamed over history, e.g. `flash` in older
  * reports and `flash0` in newer ones, is shown as one). At most 64 regions.
  */
-
-export type RegionKind = 'flash' | 'ram' | 'other';
-
-export interface RegionSettings {
-  display_name?: string;
-  kind?: RegionKind;
-  /** Overrides the linker script's size (bytes); null clears an override. */
-  limit?: number | null;
-  /** True hides the region; false shows it even when it is an empty placeholder. */
-  hidden?: boolean;
-  /** Position among the regions, ascending; regions without one follow in address order. */
-  order?: number;
-  /** Shown as this other region: an earlier (or later) name of the same memory. */
-  merge_into?: string;
-}
-
-export interface RegionConfigDocument {
-  version: 2;
-  regions: Record<string, RegionSettings>;
-  /**
-   * Build-machine folder stripped from the start of source paths (e.g. `/home/ci/work/fw`), so
-   * paths show relative to the repository; null or absent: found per report.
-   */
-  source_root?: string | null;
-}
-
-/** The first format: settings keyed by region name, nothing else. */
-export type LegacyRegionConfig = Record<string, RegionSettings>;
-
-export type RegionConfig = RegionConfigDocument | LegacyRegionConfig;
-
-/** A region some report of the target has, with its figures in the newest such report. */
-export interface SeenRegion {
-  name: string;
-  address: number;
-  limit_size: number;
-  used_size: number;
-  /** Commit time of that newest report (null when the upload gave none). */
-  last_seen: string | null;
-}
-
-export interface RegionConfigData {
-  region_config: RegionConfig;
-  /**
-   * `GET` only: every region name the target's reports have had (a renamed region under both
-   * names), for the region config page to offer; in address order.
-   */
-  regions?: SeenRegion[];
-}
 
 export const REGION_CONFIG_LIMITS = {
   regions: 64,

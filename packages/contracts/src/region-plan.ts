@@ -1,19 +1,6 @@
-import type { ReportRegion } from './report.js';
-import { regionConfigDocument, type RegionKind, type RegionSettings } from './region-config.js';
-
-/** How a region is shown: carried by every region row the services answer with. */
-export interface RegionPresentation {
-  /** The region config's display name, else the region's name. */
-  display_name: string;
-  kind: RegionKind | null;
-  /**
-   * Hidden by the region config, or by default when nothing uses it (a placeholder, or memory
-   * the build never puts anything in): such regions only add noise until asked for.
-   */
-  hidden: boolean;
-  /** Zero-length, or neither sized nor used: a linker-script placeholder. */
-  placeholder: boolean;
-}
+import { regionConfigDocument } from './region-config.js';
+import type { RegionPresentation, RegionSettings } from './schemas/regions.js';
+import type { ReportRegion } from './schemas/report.js';
 
 /** The figures of one region in one report, as stored totals and report rows have them. */
 export interface RegionFigures {

@@ -1,17 +1,9 @@
-import {
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  ParseIntPipe,
-  DefaultValuePipe,
-  Post,
-  Query,
-  UseGuards,
-} from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { success, type SuccessEnvelope } from '@memtrail/contracts';
 import { AdminTokenGuard } from './admin-token.guard.js';
-import { DeadLettersService, type FailedIngestion } from './dead-letters.service.js';
+import type { FailedIngestion } from '@memtrail/contracts';
+import { queryOf, type QueryOf } from '../http/input.js';
+import { DeadLettersService } from './dead-letters.service.js';
 
 /** Operator endpoints: ingestion jobs that failed for good (dead letters) and their retry. */
 @Controller('api/admin/ingest')
@@ -21,9 +13,10 @@ export class AdminController {
 
   @Get('failed')
   async failed(
-    @Query('limit', new DefaultValuePipe(100), ParseIntPipe) limit: number,
+    @Query(queryOf('GET /api/admin/ingest/failed'))
+    { limit }: QueryOf<'GET /api/admin/ingest/failed'>,
   ): Promise<SuccessEnvelope<{ total: number; jobs: FailedIngestion[] }>> {
-    return success(await this.deadLetters.list(Math.min(Math.max(limit, 1), 1000)));
+    return success(await this.deadLetters.list(limit));
   }
 
   @Post('failed/:jobId/retry')

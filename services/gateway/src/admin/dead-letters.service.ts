@@ -1,16 +1,8 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import type { FailedIngestion } from '@memtrail/contracts';
 import { PrismaClient } from '@memtrail/db';
 import type { ReportsQueue } from '@memtrail/queue';
 import { REPORTS_QUEUE } from '../upload/reports-queue.provider.js';
-
-export interface FailedIngestion {
-  job_id: string;
-  report_id: string;
-  version: number | null;
-  reason: string;
-  attempts: number;
-  failed_at: string | null;
-}
 
 /** The `reports` jobs that failed for good, kept by BullMQ, and retrying them. */
 @Injectable()

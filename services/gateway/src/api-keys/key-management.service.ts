@@ -1,63 +1,22 @@
-import {
-  BadRequestException,
-  ForbiddenException,
-  Inject,
-  Injectable,
-  NotFoundException,
-} from '@nestjs/common';
-import type {
-  ApiKeyInfo,
-  ApiKeyScope,
-  CreatedApiKeyData,
-  RegeneratedKeyData,
-} from '@memtrail/contracts';
+import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import type { ApiKeyInfo, CreatedApiKeyData, RegeneratedKeyData } from '@memtrail/contracts';
 import { PrismaClient, type ApiKey } from '@memtrail/db';
 import type { Request } from 'express';
 import { requireUuid } from '../access/access.service.js';
 import { can, type Role } from '../access/permissions.js';
 import { AuditService } from '../audit/audit.service.js';
+import type { BodyOf } from '../http/input.js';
 import { maskApiKey } from './api-key-format.js';
 import { issueApiKey } from './api-key.service.js';
 
-const NAME_MAX = 100;
 /** Revoked keys stay listed this long, so a rotation can be checked afterwards. */
 const REVOKED_SHOWN_DAYS = 30;
 
 type Owner = { projectId: string } | { organizationId: string };
 type Actor = { userId: string; role: Role };
 
-export interface KeyInput {
-  name: string;
-  scope: ApiKeyScope;
-  expiresAt: Date | null;
-}
-
-export function keyInput(
-  body: Record<string, unknown> | undefined,
-  scopes: ApiKeyScope[],
-): KeyInput {
-  const name = typeof body?.name === 'string' ? body.name.trim() : '';
-  if (!name || name.length > NAME_MAX || /[<>]/.test(name)) {
-    throw new BadRequestException(
-      `Key name must be 1-${NAME_MAX} characters, without angle brackets`,
-    );
-  }
-  const scope = body?.scope ?? scopes[0];
-  if (typeof scope !== 'string' || !scopes.includes(scope as ApiKeyScope)) {
-    throw new BadRequestException(`scope must be ${scopes.join(' or ')}`);
-  }
-  let expiresAt: Date | null = null;
-  if (body?.expires_at !== undefined && body.expires_at !== null) {
-    expiresAt = typeof body.expires_at === 'string' ? new Date(body.expires_at) : new Date(NaN);
-    if (Number.isNaN(expiresAt.getTime())) {
-      throw new BadRequestException('expires_at must be an ISO 8601 date or null');
-    }
-    if (expiresAt.getTime() <= Date.now()) {
-      throw new BadRequestException('expires_at must be in the future');
-    }
-  }
-  return { name, scope: scope as ApiKeyScope, expiresAt };
-}
+/** A new key's name, scope and expiry, as the key-creating operations parse them. */
+export type KeyInput = BodyOf<'POST /api/projects/{id}/keys'>;
 
 type KeyRow = ApiKey & { createdBy: { email: string } | null };
 
@@ -110,7 +69,8 @@ export class KeyManagementService {
     req: Request,
   ): Promise<CreatedApiKeyData> {
     return this.prisma.$transaction(async (tx) => {
-      const issued = await issueApiKey(tx, owner, { ...input, createdById: userId });
+      const { name, scope, expires_at: expiresAt } = input;
+      const issued = await issueApiKey(tx, owner, { name, scope, expiresAt, createdById: userId });
       const row = await tx.apiKey.findUniqueOrThrow({
         where: { id: issued.apiKeyId },
         include: withCreator,
@@ -123,7 +83,7 @@ export class KeyManagementService {
             key_id: row.id,
             name: row.name,
             scope: row.scope,
-            expires_at: input.expiresAt,
+            expires_at: expiresAt,
           },
         },
         req,

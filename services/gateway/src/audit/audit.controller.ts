@@ -1,29 +1,9 @@
-import { BadRequestException, Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { success, type AuditEventsData, type SuccessEnvelope } from '@memtrail/contracts';
 import type { Response } from 'express';
 import { AccessGuard, RequiresOnOrganization } from '../access/access.guard.js';
 import { AuditLogService } from './audit-log.service.js';
-import { parseAuditFilter } from './audit-query.js';
-
-type Raw = Record<string, unknown>;
-
-function limit(query: Raw): number {
-  const raw = query.limit ?? '50';
-  const value = Number(raw);
-  if (typeof raw !== 'string' || !Number.isInteger(value) || value < 1 || value > 200) {
-    throw new BadRequestException('limit must be an integer from 1 to 200');
-  }
-  return value;
-}
-
-function before(query: Raw): bigint | undefined {
-  const raw = query.before;
-  if (raw === undefined || raw === '') return undefined;
-  if (typeof raw !== 'string' || !/^[0-9]{1,19}$/.test(raw)) {
-    throw new BadRequestException('before must be an event id');
-  }
-  return BigInt(raw);
-}
+import { queryOf, type QueryOf } from '../http/input.js';
 
 /** `/api/orgs/{org}/audit`: the organisation's audit log, for its owners and admins. */
 @Controller('api/orgs/:org/audit')
@@ -35,19 +15,20 @@ export class AuditController {
   @Get()
   async list(
     @Param('org') org: string,
-    @Query() query: Raw,
+    @Query(queryOf('GET /api/orgs/{org}/audit')) query: QueryOf<'GET /api/orgs/{org}/audit'>,
   ): Promise<SuccessEnvelope<AuditEventsData>> {
-    return success(await this.log.page(org, parseAuditFilter(query), limit(query), before(query)));
+    const { limit, before, ...filter } = query;
+    return success(await this.log.page(org, filter, limit, before));
   }
 
   /** Every matching event as JSON lines, streamed (no size limit, bounded memory). */
   @Get('export')
   async export(
     @Param('org') org: string,
-    @Query() query: Raw,
+    @Query(queryOf('GET /api/orgs/{org}/audit/export'))
+    filter: QueryOf<'GET /api/orgs/{org}/audit/export'>,
     @Res() res: Response,
   ): Promise<void> {
-    const filter = parseAuditFilter(query);
     res.status(200).attachment(`audit-${org}.jsonl`).type('application/x-ndjson');
     try {
       for await (const line of this.log.exportLines(org, filter)) {

@@ -23,22 +23,13 @@ import {
 import type { Request, Response } from 'express';
 import { SignInAudit } from '../audit/sign-in-audit.service.js';
 import { GatewayConfig } from '../config.js';
+import { bodyOf, type BodyOf } from '../http/input.js';
 import { RateLimit, RateLimitGuard } from '../rate-limit/rate-limit.guard.js';
 import { AuthExceptionFilter } from './auth-exception.filter.js';
-import {
-  currentPasswordInput,
-  emailInput,
-  newPasswordInput,
-  requiredInput,
-  signInInput,
-  signUpInput,
-} from './auth-input.js';
 import { AuthService, publicUrl } from './auth.service.js';
 import { CurrentUser, JwtAuthGuard } from './jwt-auth.guard.js';
 import type { AuthenticatedUser } from './jwt.strategy.js';
 import { SessionService } from './session.service.js';
-
-type Json = Record<string, unknown> | undefined;
 
 function ok<T>(data: T, message?: string): AuthResponse<T> {
   return { success: true, data, error: null, ...(message !== undefined && { message }) };
@@ -67,16 +58,20 @@ export class AuthController {
   @Post('signup')
   @HttpCode(200)
   @RateLimit('signup')
-  async signup(@Body() body: Json): Promise<AuthResponse<AuthSession | PendingConfirmation>> {
-    const result = await this.auth.signUp(signUpInput(body));
+  async signup(
+    @Body(bodyOf('POST /auth/signup')) input: BodyOf<'POST /auth/signup'>,
+  ): Promise<AuthResponse<AuthSession | PendingConfirmation>> {
+    const result = await this.auth.signUp(input);
     return 'confirmation_sent' in result ? ok(result, AUTH_MESSAGES.confirmationSent) : ok(result);
   }
 
   @Post('login')
   @HttpCode(200)
   @RateLimit('signin')
-  async login(@Body() body: Json, @Req() req: Request): Promise<AuthResponse<AuthSession>> {
-    const { email, password } = signInInput(body);
+  async login(
+    @Body(bodyOf('POST /auth/login')) { email, password }: BodyOf<'POST /auth/login'>,
+    @Req() req: Request,
+  ): Promise<AuthResponse<AuthSession>> {
     const session = await this.auth.signIn(email, password);
     await this.signIns.record(session, 'password', req);
     return ok(session);
@@ -84,14 +79,18 @@ export class AuthController {
 
   @Post('refresh')
   @HttpCode(200)
-  async refresh(@Body() body: Json): Promise<AuthResponse<AuthSession>> {
-    return ok(await this.sessions.refresh(requiredInput(body, 'refresh_token')));
+  async refresh(
+    @Body(bodyOf('POST /auth/refresh')) body: BodyOf<'POST /auth/refresh'>,
+  ): Promise<AuthResponse<AuthSession>> {
+    return ok(await this.sessions.refresh(body.refresh_token));
   }
 
   @Post('logout')
   @HttpCode(200)
-  async logout(@Body() body: Json): Promise<AuthResponse<null>> {
-    await this.sessions.end(requiredInput(body, 'refresh_token'));
+  async logout(
+    @Body(bodyOf('POST /auth/logout')) body: BodyOf<'POST /auth/logout'>,
+  ): Promise<AuthResponse<null>> {
+    await this.sessions.end(body.refresh_token);
     return ok(null);
   }
 
@@ -107,27 +106,31 @@ export class AuthController {
   @RateLimit('signin')
   async updatePassword(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: Json,
+    @Body(bodyOf('PUT /auth/password')) body: BodyOf<'PUT /auth/password'>,
   ): Promise<AuthResponse<AuthSession>> {
-    const current = currentPasswordInput(body);
-    return ok(await this.auth.updatePassword(user.userId, current, newPasswordInput(body)));
+    return ok(
+      await this.auth.updatePassword(user.userId, body.current_password, body.password),
+    );
   }
 
   /** Sends the reset link (to `/reset-password?token=…` on our own origin). */
   @Post('recover')
   @HttpCode(200)
   @RateLimit('reset')
-  async recover(@Body() body: Json): Promise<AuthResponse<null>> {
-    await this.auth.requestReset(emailInput(body));
+  async recover(
+    @Body(bodyOf('POST /auth/recover')) body: BodyOf<'POST /auth/recover'>,
+  ): Promise<AuthResponse<null>> {
+    await this.auth.requestReset(body.email);
     return ok(null, AUTH_MESSAGES.resetSent);
   }
 
   @Post('reset-password')
   @HttpCode(200)
   @RateLimit('reset')
-  async resetPassword(@Body() body: Json): Promise<AuthResponse<AuthSession>> {
-    const password = newPasswordInput(body);
-    return ok(await this.auth.resetPassword(requiredInput(body, 'token'), password));
+  async resetPassword(
+    @Body(bodyOf('POST /auth/reset-password')) body: BodyOf<'POST /auth/reset-password'>,
+  ): Promise<AuthResponse<AuthSession>> {
+    return ok(await this.auth.resetPassword(body.token, body.password));
   }
 
   /** The mailed confirmation link: confirms, then lands on the site root with a sign-in code. */
@@ -147,8 +150,11 @@ export class AuthController {
   /** Redeems the one-time code that confirmation and OAuth put on the site root. */
   @Post('token')
   @HttpCode(200)
-  async token(@Body() body: Json, @Req() req: Request): Promise<AuthResponse<AuthSession>> {
-    const session = await this.auth.exchangeCode(requiredInput(body, 'code'));
+  async token(
+    @Body(bodyOf('POST /auth/token')) body: BodyOf<'POST /auth/token'>,
+    @Req() req: Request,
+  ): Promise<AuthResponse<AuthSession>> {
+    const session = await this.auth.exchangeCode(body.code);
     await this.signIns.record(session, 'link', req);
     return ok(session);
   }

@@ -21,7 +21,7 @@ import { accountExistsMail, confirmationMail, resetMail } from '../mail/template
 import { configuredProviders } from '../oauth/oauth-providers.js';
 import { SsoPolicy } from '../sso/sso-policy.service.js';
 import { toAuthUser } from './auth-user.js';
-import type { SignUpInput } from './auth-input.js';
+import type { BodyOf } from '../http/input.js';
 import { EmailTokenService } from './email-token.service.js';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './password-hash.js';
 import { SessionHandoffService } from './session-handoff.service.js';
@@ -57,7 +57,7 @@ export class AuthService {
     };
   }
 
-  async signUp(input: SignUpInput): Promise<AuthSession | PendingConfirmation> {
+  async signUp(input: BodyOf<'POST /auth/signup'>): Promise<AuthSession | PendingConfirmation> {
     const passwordHash = await hashPassword(input.password);
     const data = {
       email: input.email,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Controller, Get, HttpException, Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import * as p from '../reads/params.js';
+import { operations } from '@memtrail/contracts/schemas';
+import { parseInput } from '../http/input.js';
 import { badgeJson, badgeSvg, errorJson, errorSvg } from './badge-content.js';
 import { BadgeService } from './badge.service.js';
 
@@ -23,7 +24,7 @@ export class BadgeController {
   async badge(
     @Param('project') projectId: string,
     @Param('file') file: string,
-    @Query() q: p.RawQuery,
+    @Query() query: unknown,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
@@ -33,11 +34,13 @@ export class BadgeController {
     let body: string;
     try {
       if (!match) throw new HttpException('not found', 404);
+      // Parsed here, so a bad parameter is a badge saying so, like any other error.
+      const q = parseInput(operations['GET /badge/{project}/{file}'].query, query);
       const region = await this.badges.region({
         projectId,
         target: match[1]!,
-        region: p.text(q, 'region', 64),
-        branch: p.text(q, 'branch', 255),
+        region: q.region,
+        branch: q.branch,
       });
       body =
         format === 'svg' ? badgeSvg(region) : JSON.stringify(badgeJson(region, BADGE_MAX_AGE_S));

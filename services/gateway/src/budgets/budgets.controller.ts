@@ -13,6 +13,7 @@ import {
 } from '@nestjs/common';
 import {
   success,
+  validateBudgetInput,
   type BudgetData,
   type BudgetsData,
   type BudgetStatusData,
@@ -24,7 +25,7 @@ import { AccessGuard, Requires, Target } from '../access/access.guard.js';
 import { AuditService } from '../audit/audit.service.js';
 import { PublicReadable } from '../public-access/public-readable.js';
 import { BudgetsService } from './budgets.service.js';
-import * as p from '../reads/params.js';
+import { bodyOf, queryOf, type BodyOf, type QueryOf } from '../http/input.js';
 
 /** `/api/{project}/{target}/budgets`: memory budgets evaluated on every upload of the target. */
 @Controller('api/:project/:target/budgets')
@@ -48,16 +49,18 @@ export class BudgetsController {
   @PublicReadable()
   async status(
     @Target() target: TargetRef,
-    @Query() q: p.RawQuery,
+    @Query(queryOf('GET /api/{project}/{target}/budgets/status'))
+    q: QueryOf<'GET /api/{project}/{target}/budgets/status'>,
   ): Promise<SuccessEnvelope<BudgetStatusData>> {
-    return success(await this.budgets.status(target, p.sha(p.required(q, 'sha', 64))));
+    return success(await this.budgets.status(target, q.sha));
   }
 
   @Post()
   @HttpCode(201)
   async create(
     @Target() target: TargetRef,
-    @Body() body: unknown,
+    @Body(bodyOf('POST /api/{project}/{target}/budgets', validateBudgetInput))
+    body: BodyOf<'POST /api/{project}/{target}/budgets'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<BudgetData>> {
     const budget = await this.budgets.create(target, body);
@@ -76,7 +79,8 @@ export class BudgetsController {
   async update(
     @Target() target: TargetRef,
     @Param('id') id: string,
-    @Body() body: unknown,
+    @Body(bodyOf('PUT /api/{project}/{target}/budgets/{id}', validateBudgetInput))
+    body: BodyOf<'PUT /api/{project}/{target}/budgets/{id}'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<BudgetData>> {
     const budget = await this.budgets.update(target, id, body);

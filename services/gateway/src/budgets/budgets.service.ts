@@ -7,7 +7,6 @@ import {
 } from '@nestjs/common';
 import {
   RegionPlan,
-  validateBudgetInput,
   type Budget,
   type BudgetInput,
   type BudgetStatusData,
@@ -39,18 +38,15 @@ interface TargetRow {
 }
 
 /**
- * A budget document checked against the schema and the target's regions: each limit must name
+ * A budget (checked by its schema) checked against the target's regions: each limit must name
  * a region its reports have (by its name in the reports or a name merged into it), and is kept
  * under the merged name the region configuration shows it as.
  */
 function parse(
-  body: unknown,
+  input: BudgetInput,
   target: TargetRow,
   regions: string[],
 ): { name: string; branchPattern: string | null; limits: Record<string, number> } {
-  const problem = validateBudgetInput(body);
-  if (problem) throw new BadRequestException(problem);
-  const input = body as BudgetInput;
   const known = new Set(regions.map((region) => target.plan.canonical(region)));
   const limits: Record<string, number> = {};
   for (const [region, bytes] of Object.entries(input.limits)) {
@@ -96,7 +92,7 @@ export class BudgetsService {
     return (await this.target(ref)).id;
   }
 
-  private async input(ref: TargetRef, body: unknown) {
+  private async input(ref: TargetRef, body: BudgetInput) {
     const target = await this.target(ref);
     const regions = (await regionsSeen(this.prisma, target.id)).map((region) => region.name);
     return { targetId: target.id, data: parse(body, target, regions) };
@@ -111,7 +107,7 @@ export class BudgetsService {
     return rows.map(toBudget);
   }
 
-  async create(ref: TargetRef, body: unknown): Promise<Budget> {
+  async create(ref: TargetRef, body: BudgetInput): Promise<Budget> {
     const { targetId, data } = await this.input(ref, body);
     return toBudget(
       await this.unique(data.name, () =>
@@ -120,7 +116,7 @@ export class BudgetsService {
     );
   }
 
-  async update(ref: TargetRef, id: string, body: unknown): Promise<Budget> {
+  async update(ref: TargetRef, id: string, body: BudgetInput): Promise<Budget> {
     const { targetId, data } = await this.input(ref, body);
     await this.existing(targetId, id);
     return toBudget(

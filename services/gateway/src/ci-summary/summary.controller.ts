@@ -7,6 +7,7 @@ import {
   type ApiKeyPrincipal,
 } from '../api-keys/index.js';
 import { UploadExceptionFilter } from '../upload/upload-exception.filter.js';
+import { queryOf, type QueryOf } from '../http/input.js';
 import { SummaryService } from './summary.service.js';
 
 /** The PR-comment summary, at the MemBrowse CLI's path and ours. */
@@ -20,7 +21,7 @@ export class SummaryController {
   @Get(['summary', 'api/summary', 'api/v1/summary'])
   async summary(
     @ApiKeyProject() key: ApiKeyPrincipal,
-    @Query('commit') commit: unknown,
+    @Query(queryOf('GET /summary')) { commit }: QueryOf<'GET /summary'>,
   ): Promise<SummaryResponse> {
     return { success: true, data: await this.summaries.summary(key.projectId, commit) };
   }

@@ -1,4 +1,4 @@
-import { BadRequestException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import {
   RegionPlan,
   type SummaryRegion,
@@ -12,8 +12,6 @@ import { changesAgainstParent } from './changes.js';
 import { presentAlerts, presentChanges, shownRegions, type ShownRegions } from './region-view.js';
 import { storedTotals } from './totals.js';
 import { comparisonUrl, dashboardUrl } from './urls.js';
-
-const SHA = /^[0-9a-f]{4,64}$/;
 
 /** Every region as shown, with its change when the parent's totals are known. */
 function summaryRegions(
@@ -45,12 +43,8 @@ export class SummaryService {
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
 
-  async summary(projectId: string, commitParam: unknown): Promise<SummaryResponse['data']> {
-    const commitSha = typeof commitParam === 'string' ? commitParam.trim().toLowerCase() : '';
-    if (!commitSha) throw new BadRequestException('commit is required: GET /summary?commit=<sha>');
-    if (!SHA.test(commitSha))
-      throw new BadRequestException('commit must be a hexadecimal commit SHA');
-
+  /** `commitSha`: checked by the operation's schema (lowercase hex). */
+  async summary(projectId: string, commitSha: string): Promise<SummaryResponse['data']> {
     const reports = await this.prisma.report.findMany({
       where: { commit: { projectId, sha: commitSha } },
       include: { target: { include: { budgets: true } } },

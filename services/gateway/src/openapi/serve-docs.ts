@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { buildOpenApiDocument } from '@memtrail/contracts/openapi';
 import type { Request, Response } from 'express';
-import { buildOpenApiDocument } from './document.js';
-import { listRoutes } from './routes.js';
 
 const require = createRequire(import.meta.url);
 /** Swagger UI's files from the npm package: the docs page works without internet access. */
@@ -31,8 +30,9 @@ const PAGE = `<!doctype html>
 const INIT = `window.ui = SwaggerUIBundle({ url: '/docs/openapi.json', dom_id: '#swagger-ui', deepLinking: true });\n`;
 
 /**
- * `GET /docs` (Swagger UI), `GET /docs/openapi.json` (the document) and the UI's assets. The
- * document is built on first request, when every route is registered, and kept.
+ * `GET /docs` (Swagger UI), `GET /docs/openapi.json` (the document, derived from the operation
+ * schemas of @memtrail/contracts) and the UI's assets. The document is built on first request
+ * and kept.
  */
 export function serveApiDocs(app: NestExpressApplication, serverUrl: string): void {
   let document: string | undefined;
@@ -40,7 +40,7 @@ export function serveApiDocs(app: NestExpressApplication, serverUrl: string): vo
   app.use('/docs', (req: Request, res: Response, next: () => void) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (req.path === '/openapi.json') {
-      document ??= JSON.stringify(buildOpenApiDocument(listRoutes(app), version, serverUrl));
+      document ??= JSON.stringify(buildOpenApiDocument(version, serverUrl));
       res.type('application/json').send(document);
     } else if (req.path === '/init.js') {
       res.type('application/javascript').send(INIT);

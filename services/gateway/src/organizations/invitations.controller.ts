@@ -24,12 +24,11 @@ import {
   RequiresAccount,
   RequiresOnOrganization,
 } from '../access/access.guard.js';
+import { bodyOf, type BodyOf } from '../http/input.js';
 import { requireUuid, type OrganizationAccess } from '../access/access.service.js';
 import { CurrentUser } from '../auth/jwt-auth.guard.js';
 import type { AuthenticatedUser } from '../auth/jwt.strategy.js';
 import { InvitationsService } from './invitations.service.js';
-
-type Json = Record<string, unknown> | undefined;
 
 /** `/api/orgs/{org}/invitations`: pending invitations, for owners and admins. */
 @Controller('api/orgs/:org/invitations')
@@ -47,7 +46,8 @@ export class OrganizationInvitationsController {
   async invite(
     @CurrentUser() user: AuthenticatedUser,
     @CurrentOrganizationAccess() access: OrganizationAccess,
-    @Body() body: Json,
+    @Body(bodyOf('POST /api/orgs/{org}/invitations'))
+    body: BodyOf<'POST /api/orgs/{org}/invitations'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<InvitationData>> {
     const invitation = await this.invitations.invite(
@@ -98,9 +98,9 @@ export class InvitationsController {
   @RequiresAccount()
   async accept(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: Json,
+    @Body(bodyOf('POST /api/invitations/accept')) body: BodyOf<'POST /api/invitations/accept'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<AcceptedInvitationData>> {
-    return success(await this.invitations.accept(user.userId, body?.token, req));
+    return success(await this.invitations.accept(user.userId, body.token, req));
   }
 }

@@ -8,8 +8,6 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import {
-  normalizeEmail,
-  validateEmail,
   type AcceptedInvitationData,
   type Invitation,
   type InvitationPreview,
@@ -24,7 +22,7 @@ import { hashOpaqueToken, newOpaqueToken } from '../auth/opaque-token.js';
 import { GatewayConfig } from '../config.js';
 import { MailService } from '../mail/mail.service.js';
 import { invitationMail } from '../mail/templates.js';
-import { roleInput } from './organizations.service.js';
+import type { BodyOf } from '../http/input.js';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -45,13 +43,6 @@ export function toInvitation(row: InvitationRow): Invitation {
     sent_at: row.sentAt.toISOString(),
     created_at: row.createdAt.toISOString(),
   };
-}
-
-export function invitationEmail(value: unknown): string {
-  const email = normalizeEmail(typeof value === 'string' ? value : '');
-  const problem = validateEmail(email);
-  if (problem) throw new BadRequestException(problem);
-  return email;
 }
 
 /**
@@ -81,12 +72,10 @@ export class InvitationsService {
   async invite(
     inviter: { userId: string; role: Role },
     organizationId: string,
-    body: Record<string, unknown> | undefined,
+    { email, role }: BodyOf<'POST /api/orgs/{org}/invitations'>,
     req: Request,
     projectId: string | null = null,
   ): Promise<Invitation> {
-    const email = invitationEmail(body?.email);
-    const role = body?.role === undefined ? 'member' : roleInput(body.role);
     this.access.assertMayGrant(inviter.role, role);
     if (projectId) await this.assertProjectIn(organizationId, projectId);
     const token = newOpaqueToken();
@@ -202,8 +191,7 @@ export class InvitationsService {
    * (so an unconfirmed address becomes confirmed). An organisation invitation makes them a
    * member (never lowering a role they have); a project invitation sets a project override.
    */
-  async accept(userId: string, token: unknown, req: Request): Promise<AcceptedInvitationData> {
-    if (typeof token !== 'string' || !token) throw new BadRequestException('token is required');
+  async accept(userId: string, token: string, req: Request): Promise<AcceptedInvitationData> {
     const row = await this.live(token);
     const user = await this.prisma.user.findUniqueOrThrow({ where: { id: userId } });
     if (user.email !== row.email) {

@@ -13,7 +13,8 @@ import {
   RequiresOnOrganization,
 } from '../access/access.guard.js';
 import type { OrganizationAccess } from '../access/access.service.js';
-import { keyInput, KeyManagementService } from '../api-keys/key-management.service.js';
+import { KeyManagementService } from '../api-keys/key-management.service.js';
+import { bodyOf, type BodyOf } from '../http/input.js';
 import { CurrentUser } from '../auth/jwt-auth.guard.js';
 import type { AuthenticatedUser } from '../auth/jwt.strategy.js';
 
@@ -36,10 +37,9 @@ export class OrganizationTokensController {
   async create(
     @CurrentUser() user: AuthenticatedUser,
     @Param('org') org: string,
-    @Body() body: Record<string, unknown> | undefined,
+    @Body(bodyOf('POST /api/orgs/{org}/tokens')) input: BodyOf<'POST /api/orgs/{org}/tokens'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<CreatedApiKeyData>> {
-    const input = keyInput(body, ['upload']);
     return success(await this.keys.create({ organizationId: org }, input, user.userId, req));
   }
 

@@ -16,9 +16,8 @@ import {
 import { requireUuid, type OrganizationAccess } from '../access/access.service.js';
 import { CurrentUser } from '../auth/jwt-auth.guard.js';
 import type { AuthenticatedUser } from '../auth/jwt.strategy.js';
-import { OrganizationsService, roleInput } from './organizations.service.js';
-
-type Json = Record<string, unknown> | undefined;
+import { OrganizationsService } from './organizations.service.js';
+import { bodyOf, type BodyOf } from '../http/input.js';
 
 /** `/api/orgs`: the caller's organisations, their settings and members. */
 @Controller('api/orgs')
@@ -36,10 +35,10 @@ export class OrganizationsController {
   @RequiresAccount()
   async create(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: Json,
+    @Body(bodyOf('POST /api/orgs')) body: BodyOf<'POST /api/orgs'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<OrganizationData>> {
-    return success({ organization: await this.organizations.create(user.userId, body, req) });
+    return success({ organization: await this.organizations.create(user.userId, body.name, req) });
   }
 
   @Get(':org')
@@ -56,7 +55,7 @@ export class OrganizationsController {
   async update(
     @CurrentUser() user: AuthenticatedUser,
     @Param('org') org: string,
-    @Body() body: Json,
+    @Body(bodyOf('PUT /api/orgs/{org}')) body: BodyOf<'PUT /api/orgs/{org}'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<OrganizationData>> {
     return success({
@@ -83,14 +82,15 @@ export class OrganizationsController {
     @CurrentUser() user: AuthenticatedUser,
     @CurrentOrganizationAccess() access: OrganizationAccess,
     @Param('userId') memberId: string,
-    @Body() body: Json,
+    @Body(bodyOf('PUT /api/orgs/{org}/members/{userId}'))
+    body: BodyOf<'PUT /api/orgs/{org}/members/{userId}'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<OrganizationMembersData>> {
     const members = await this.organizations.setRole(
       { userId: user.userId, role: access.role },
       access.organizationId,
       requireUuid(memberId, 'Member'),
-      roleInput(body?.role),
+      body.role,
       req,
     );
     return success({ members });

@@ -11,35 +11,7 @@ import type { Request } from 'express';
 import { AccessService } from '../access/access.service.js';
 import { can } from '../access/permissions.js';
 import { AuditService } from '../audit/audit.service.js';
-
-type Body = Record<string, unknown> | undefined;
-
-export const ORGANIZATION_NAME_MAX = 100;
-
-export function organizationName(value: unknown): string {
-  const name = typeof value === 'string' ? value.trim() : '';
-  if (!name || name.length > ORGANIZATION_NAME_MAX || /[<>]/.test(name)) {
-    throw new BadRequestException(
-      `Organization name must be 1-${ORGANIZATION_NAME_MAX} characters, without angle brackets`,
-    );
-  }
-  return name;
-}
-
-export function roleInput(value: unknown, field = 'role'): Role {
-  if (value === 'viewer' || value === 'member' || value === 'admin' || value === 'owner') {
-    return value;
-  }
-  throw new BadRequestException(`${field} must be viewer, member, admin or owner`);
-}
-
-function retentionInput(value: unknown): number | null {
-  if (value === null) return null;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 3650) {
-    return value;
-  }
-  throw new BadRequestException('audit_retention_days must be an integer from 1 to 3650, or null');
-}
+import type { BodyOf } from '../http/input.js';
 
 const organizationSelect = (userId: string) =>
   ({
@@ -104,8 +76,7 @@ export class OrganizationsService {
     );
   }
 
-  async create(userId: string, body: Body, req: Request): Promise<Organization> {
-    const name = organizationName(body?.name);
+  async create(userId: string, name: string, req: Request): Promise<Organization> {
     const id = await this.prisma.$transaction(async (tx) => {
       const row = await tx.organization.create({
         data: { name, members: { create: { userId, role: 'owner', source: 'created' } } },
@@ -121,15 +92,18 @@ export class OrganizationsService {
     return this.get(userId, id);
   }
 
-  async update(userId: string, organizationId: string, body: Body, req: Request) {
-    const data: { name?: string; auditRetentionDays?: number | null } = {};
-    if (body && 'name' in body) data.name = organizationName(body.name);
-    if (body && 'audit_retention_days' in body) {
-      data.auditRetentionDays = retentionInput(body.audit_retention_days);
-    }
-    if (Object.keys(data).length === 0) {
-      throw new BadRequestException('Send name or audit_retention_days to update');
-    }
+  async update(
+    userId: string,
+    organizationId: string,
+    body: BodyOf<'PUT /api/orgs/{org}'>,
+    req: Request,
+  ) {
+    const data: { name?: string; auditRetentionDays?: number | null } = {
+      ...(body.name !== undefined && { name: body.name }),
+      ...(body.audit_retention_days !== undefined && {
+        auditRetentionDays: body.audit_retention_days,
+      }),
+    };
     await this.prisma.$transaction(async (tx) => {
       await tx.organization.update({ where: { id: organizationId }, data });
       await this.audit.record(

@@ -9,7 +9,8 @@ import {
 import type { Request } from 'express';
 import { AccessGuard, CurrentProjectAccess, Requires } from '../access/access.guard.js';
 import type { ProjectAccess } from '../access/access.service.js';
-import { keyInput, KeyManagementService } from '../api-keys/key-management.service.js';
+import { KeyManagementService } from '../api-keys/key-management.service.js';
+import { bodyOf, type BodyOf } from '../http/input.js';
 import { CurrentUser } from '../auth/jwt-auth.guard.js';
 import type { AuthenticatedUser } from '../auth/jwt.strategy.js';
 
@@ -29,10 +30,9 @@ export class ProjectKeysController {
   async create(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
-    @Body() body: Record<string, unknown> | undefined,
+    @Body(bodyOf('POST /api/projects/{id}/keys')) input: BodyOf<'POST /api/projects/{id}/keys'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<CreatedApiKeyData>> {
-    const input = keyInput(body, ['upload', 'read']);
     return success(await this.keys.create({ projectId: id }, input, user.userId, req));
   }
 

@@ -33,11 +33,11 @@ import {
 import { AccessService, isUuid, type ProjectAccess } from '../access/access.service.js';
 import { AuditService } from '../audit/audit.service.js';
 import { KeyManagementService } from '../api-keys/key-management.service.js';
+import { bodyOf, queryOf, type BodyOf, type QueryOf } from '../http/input.js';
 import { CurrentUser } from '../auth/jwt-auth.guard.js';
 import type { AuthenticatedUser } from '../auth/jwt.strategy.js';
-import { parseListQuery } from './list-query.js';
+import { listQuery } from './list-query.js';
 import { ProjectDeletionService } from './project-deletion.service.js';
-import { createProjectInput, updateProjectInput } from './project-input.js';
 import { ProjectsService } from './projects.service.js';
 
 type Json = Record<string, unknown> | undefined;
@@ -74,30 +74,29 @@ export class ProjectsController {
   @RequiresAccount()
   async list(
     @CurrentUser() user: AuthenticatedUser,
-    @Query() query: Record<string, unknown>,
+    @Query(queryOf('GET /api/projects')) query: QueryOf<'GET /api/projects'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<ProjectsData>> {
     const organizationId = chosenOrganization(req);
     if (organizationId && !isUuid(organizationId)) {
       return success({ projects: [] });
     }
-    return success(await this.projects.list(user.userId, organizationId, parseListQuery(query)));
+    return success(await this.projects.list(user.userId, organizationId, listQuery(query)));
   }
 
   @Post()
   @RequiresAccount()
   async create(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: Json,
+    @Body(bodyOf('POST /api/projects')) { name, description }: BodyOf<'POST /api/projects'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<CreatedProjectData>> {
-    const input = createProjectInput(body);
     const organizationId = chosenOrganization(req);
     if (organizationId) {
       await this.access.requireOrganization(user.userId, organizationId, 'project:create');
     }
     return success({
-      project: await this.projects.create(user.userId, organizationId, input, req),
+      project: await this.projects.create(user.userId, organizationId, { name, description }, req),
     });
   }
 
@@ -106,11 +105,11 @@ export class ProjectsController {
   async update(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
-    @Body() body: Json,
+    @Body(bodyOf('PUT /api/projects/{id}')) fields: BodyOf<'PUT /api/projects/{id}'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<ProjectData>> {
     return success({
-      project: await this.projects.update(user.userId, id, updateProjectInput(body), req),
+      project: await this.projects.update(user.userId, id, fields, req),
     });
   }
 
@@ -156,7 +155,8 @@ export class ProjectsController {
   async addMember(
     @CurrentUser() user: AuthenticatedUser,
     @CurrentProjectAccess() access: ProjectAccess,
-    @Body() body: Json,
+    @Body(bodyOf('POST /api/projects/{id}/members'))
+    body: BodyOf<'POST /api/projects/{id}/members'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<{ members: ProjectMember[]; invitation: Invitation | null }>> {
     return success(await this.projects.addMember({ ...access, userId: user.userId }, body, req));

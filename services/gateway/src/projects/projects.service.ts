@@ -13,11 +13,10 @@ import { AccessService, type ProjectAccess } from '../access/access.service.js';
 import { AuditService } from '../audit/audit.service.js';
 import { maskApiKey } from '../api-keys/api-key-format.js';
 import { ApiKeyService } from '../api-keys/api-key.service.js';
-import { InvitationsService, invitationEmail } from '../organizations/invitations.service.js';
-import { roleInput } from '../organizations/organizations.service.js';
+import { InvitationsService } from '../organizations/invitations.service.js';
 import { personalOrganizationId } from '../organizations/personal-organization.js';
 import { containsPattern, type ListQuery } from './list-query.js';
-import type { ProjectFields } from './project-input.js';
+import type { BodyOf } from '../http/input.js';
 
 /** The projects a user reaches ($1), in an organisation ($2), matching $3, favourites ($4). */
 const VISIBLE = `
@@ -163,7 +162,7 @@ export class ProjectsService {
   async update(
     userId: string,
     projectId: string,
-    fields: ProjectFields,
+    fields: BodyOf<'PUT /api/projects/{id}'>,
     req: Request,
   ): Promise<Project> {
     await this.prisma.$transaction(async (tx) => {
@@ -233,11 +232,9 @@ export class ProjectsService {
    */
   async addMember(
     caller: ProjectAccess & { userId: string },
-    body: Record<string, unknown> | undefined,
+    { email, role }: BodyOf<'POST /api/projects/{id}/members'>,
     req: Request,
   ): Promise<{ members: ProjectMember[]; invitation: Invitation | null }> {
-    const email = invitationEmail(body?.email);
-    const role = body?.role === undefined ? 'member' : roleInput(body.role);
     this.access.assertMayGrant(caller.role, role);
     const member = await this.prisma.organizationMember.findFirst({
       where: { organizationId: caller.organizationId, user: { email } },

@@ -1,6 +1,5 @@
-import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import {
-  validateRegionConfig,
   type RegionConfig,
   type RegionConfigData,
   type TargetRef,
@@ -83,14 +82,12 @@ export class TargetsService {
     };
   }
 
-  /** Replaces the whole document after validating it against the schema in contracts. */
+  /** Replaces the whole document (checked by the operation's schema and its rule). */
   async setRegionConfig(
     { projectId, target }: TargetRef,
-    config: unknown,
+    config: RegionConfig,
     req: Request,
   ): Promise<RegionConfig> {
-    const problem = validateRegionConfig(config);
-    if (problem) throw new BadRequestException(problem);
     await this.prisma.$transaction(async (tx) => {
       const updated = await tx.target.updateMany({
         where: { projectId, name: target },

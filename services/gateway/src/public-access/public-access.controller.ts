@@ -7,7 +7,7 @@ import {
 } from '@memtrail/contracts';
 import type { Request } from 'express';
 import { AccessGuard, Requires } from '../access/access.guard.js';
-import { publicAccessChange } from './public-access-input.js';
+import { bodyOf, type BodyOf } from '../http/input.js';
 import { PublicAccessService } from './public-access.service.js';
 import { PublicProjects } from './public-projects.js';
 
@@ -27,10 +27,11 @@ export class PublicAccessController {
   @Requires('project:rename')
   async update(
     @Param('id') id: string,
-    @Body() body: Record<string, unknown> | undefined,
+    @Body(bodyOf('PUT /api/projects/{id}/public-access'))
+    change: BodyOf<'PUT /api/projects/{id}/public-access'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<PublicAccessData>> {
-    return success(await this.settings.update(id, publicAccessChange(body), req));
+    return success(await this.settings.update(id, change, req));
   }
 }
 

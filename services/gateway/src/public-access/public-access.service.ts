@@ -15,7 +15,10 @@ import type { Request } from 'express';
 import { AuditService } from '../audit/audit.service.js';
 import { GatewayConfig } from '../config.js';
 import { GithubApi, type GithubRepository } from '../github/github-api.js';
-import type { PublicAccessChange } from './public-access-input.js';
+import type { BodyOf } from '../http/input.js';
+
+/** A validated `PUT …/public-access` body: only the fields sent. */
+type PublicAccessChange = BodyOf<'PUT /api/projects/{id}/public-access'>;
 
 const SETTINGS = {
   public: true,

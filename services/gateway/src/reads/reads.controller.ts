@@ -1,4 +1,4 @@
-import { BadRequestException, Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import {
   QueryPatterns,
   success,
@@ -11,22 +11,36 @@ import {
   type HistoryData,
   type RegionSeriesData,
   type SectionSeriesData,
+  type SeriesSelection,
   type SuccessEnvelope,
   type SymbolPageData,
-  SYMBOL_PAGE_MAX,
-  SYMBOL_SORT_KEYS,
   type TargetRef,
   type TreeData,
 } from '@memtrail/contracts';
 import type { Response } from 'express';
-import * as p from './params.js';
 import { QueryClient } from './query-client.service.js';
 import { AccessGuard, Requires, Target } from '../access/access.guard.js';
+import { pathOf, queryOf, type PathOf, type QueryOf } from '../http/input.js';
 import { PublicReadable } from '../public-access/public-readable.js';
 
+const COMMIT = 'GET /api/{project}/{target}/commit/{sha}';
+const DIFF = 'GET /api/{project}/{target}/commit/{shaA}/{shaB}';
+const REGIONS = 'GET /api/{project}/{target}/series/regions';
+
+/** `branch=` or `sha=`, with the window and limit, as the query service takes it. */
+function selection({ branch, sha, from, to, limit }: QueryOf<typeof REGIONS>): SeriesSelection {
+  return {
+    ...(branch !== undefined ? { branch } : { sha: sha! }),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    limit,
+  };
+}
+
 /**
- * Reads under `/api/{project}/{target}/` (contracts: query.ts). Each checks the caller (a user
- * with a role on the project, or a read key of it; anyone for a public project; 404 otherwise), parses parameters (400 with the reason), then
+ * Reads under `/api/{project}/{target}/` (operations in @memtrail/contracts). Each checks the
+ * caller (a user with a role on the project, or a read key of it; anyone for a public project;
+ * 404 otherwise), parses parameters with the operation's schemas (400 with the reason), then
  * forwards to the query service. Routes with a fixed last segment come before
  * `commit/:shaA/:shaB`, which would otherwise take `commit/{sha}/tree`.
  */
@@ -54,200 +68,164 @@ export class ReadsController {
   @Get('commits/:sha')
   async commits(
     @Target() ref: TargetRef,
-    @Param('sha') sha: string,
-    @Query() q: p.RawQuery,
+    @Param(pathOf('GET /api/{project}/{target}/commits/{sha}')) { sha }: PathOf<typeof COMMIT>,
+    @Query(queryOf('GET /api/{project}/{target}/commits/{sha}'))
+    q: QueryOf<'GET /api/{project}/{target}/commits/{sha}'>,
   ): Promise<SuccessEnvelope<CommitPageData>> {
     return this.read(QueryPatterns.commits, {
       ...ref,
-      sha: p.sha(sha),
-      count: p.int(q, 'count', 50, 1, 500),
-      offset: p.int(q, 'offset', 0, 0, 1_000_000),
-      onlyChanged: p.bool(q, 'only_changed', false),
+      sha,
+      count: q.count,
+      offset: q.offset,
+      onlyChanged: q.only_changed,
     });
   }
 
   @Get('commit/:sha/tree')
   async tree(
     @Target() ref: TargetRef,
-    @Param('sha') sha: string,
-    @Query() q: p.RawQuery,
+    @Param(pathOf(COMMIT)) { sha }: PathOf<typeof COMMIT>,
+    @Query(queryOf('GET /api/{project}/{target}/commit/{sha}/tree'))
+    q: QueryOf<'GET /api/{project}/{target}/commit/{sha}/tree'>,
   ): Promise<SuccessEnvelope<TreeData>> {
     return this.read(QueryPatterns.tree, {
       ...ref,
-      sha: p.sha(sha),
-      groupBy: p.oneOf(q, 'group_by', ['source', 'object'] as const, 'source'),
-      includeSymbols: p.bool(q, 'include_symbols', true),
+      sha,
+      groupBy: q.group_by,
+      includeSymbols: q.include_symbols,
     });
   }
 
   @Get('commit/:sha/symbols')
   async symbols(
     @Target() ref: TargetRef,
-    @Param('sha') sha: string,
-    @Query() q: p.RawQuery,
+    @Param(pathOf(COMMIT)) { sha }: PathOf<typeof COMMIT>,
+    @Query(queryOf('GET /api/{project}/{target}/commit/{sha}/symbols'))
+    q: QueryOf<'GET /api/{project}/{target}/commit/{sha}/symbols'>,
   ): Promise<SuccessEnvelope<SymbolPageData>> {
-    const filter = (name: string, key: string, max = 4096) => {
-      const value = p.text(q, name, max);
-      return value === undefined ? {} : { [key]: value };
-    };
     return this.read(QueryPatterns.symbols, {
       ...ref,
-      sha: p.sha(sha),
-      offset: p.int(q, 'offset', 0, 0, 10_000_000),
-      limit: p.int(q, 'limit', 200, 1, SYMBOL_PAGE_MAX),
-      sort: p.oneOf(q, 'sort', SYMBOL_SORT_KEYS, 'size'),
-      descending: p.oneOf(q, 'order', ['asc', 'desc'] as const, 'desc') === 'desc',
-      ...filter('q', 'query', 200),
-      ...filter('file', 'sourceFile'),
-      ...filter('region', 'region'),
-      ...filter('section', 'section'),
+      sha,
+      offset: q.offset,
+      limit: q.limit,
+      sort: q.sort,
+      descending: q.order === 'desc',
+      ...(q.q !== undefined && { query: q.q }),
+      ...(q.file !== undefined && { sourceFile: q.file }),
+      ...(q.region !== undefined && { region: q.region }),
+      ...(q.section !== undefined && { section: q.section }),
     });
   }
 
   @Get('commit/:sha/export')
   async exportReport(
     @Target() ref: TargetRef,
-    @Param('sha') sha: string,
-    @Query() q: p.RawQuery,
+    @Param(pathOf(COMMIT)) { sha }: PathOf<typeof COMMIT>,
+    @Query(queryOf('GET /api/{project}/{target}/commit/{sha}/export'))
+    q: QueryOf<'GET /api/{project}/{target}/commit/{sha}/export'>,
     @Res() res: Response,
   ): Promise<void> {
-    await this.download(res, QueryPatterns.reportExport, {
-      ...ref,
-      sha: p.sha(sha),
-      format: p.format(q),
-    });
+    await this.download(res, QueryPatterns.reportExport, { ...ref, sha, format: q.format });
   }
 
   @Get('commit/:sha')
   async report(
     @Target() ref: TargetRef,
-    @Param('sha') sha: string,
-    @Query() q: p.RawQuery,
+    @Param(pathOf(COMMIT)) { sha }: PathOf<typeof COMMIT>,
+    @Query(queryOf(COMMIT)) q: QueryOf<typeof COMMIT>,
   ): Promise<SuccessEnvelope<CommitReportData>> {
-    return this.read(QueryPatterns.report, {
-      ...ref,
-      sha: p.sha(sha),
-      includeSymbols: p.bool(q, 'include_symbols', false),
-    });
+    return this.read(QueryPatterns.report, { ...ref, sha, includeSymbols: q.include_symbols });
   }
 
   @Get('commit/:shaA/:shaB/export')
   async exportDiff(
     @Target() ref: TargetRef,
-    @Param('shaA') shaA: string,
-    @Param('shaB') shaB: string,
-    @Query() q: p.RawQuery,
+    @Param(pathOf(DIFF)) { shaA, shaB }: PathOf<typeof DIFF>,
+    @Query(queryOf('GET /api/{project}/{target}/commit/{shaA}/{shaB}/export'))
+    q: QueryOf<'GET /api/{project}/{target}/commit/{shaA}/{shaB}/export'>,
     @Res() res: Response,
   ): Promise<void> {
     await this.download(res, QueryPatterns.diffExport, {
       ...ref,
-      baseSha: p.sha(shaA, 'shaA'),
-      headSha: p.sha(shaB, 'shaB'),
-      allSymbols: p.bool(q, 'all_symbols', false),
-      format: p.format(q),
+      baseSha: shaA,
+      headSha: shaB,
+      allSymbols: q.all_symbols,
+      format: q.format,
     });
   }
 
   @Get('commit/:shaA/:shaB')
   async diff(
     @Target() ref: TargetRef,
-    @Param('shaA') shaA: string,
-    @Param('shaB') shaB: string,
-    @Query() q: p.RawQuery,
+    @Param(pathOf(DIFF)) { shaA, shaB }: PathOf<typeof DIFF>,
+    @Query(queryOf(DIFF)) q: QueryOf<typeof DIFF>,
   ): Promise<SuccessEnvelope<CommitDiffData>> {
     return this.read(QueryPatterns.diff, {
       ...ref,
-      baseSha: p.sha(shaA, 'shaA'),
-      headSha: p.sha(shaB, 'shaB'),
-      allSymbols: p.bool(q, 'all_symbols', false),
-      zeroSize: p.bool(q, 'zero_size', false),
+      baseSha: shaA,
+      headSha: shaB,
+      allSymbols: q.all_symbols,
+      zeroSize: q.zero_size,
     });
   }
 
   @Get('series/regions')
   async regionSeries(
     @Target() ref: TargetRef,
-    @Query() q: p.RawQuery,
+    @Query(queryOf(REGIONS)) q: QueryOf<typeof REGIONS>,
   ): Promise<SuccessEnvelope<RegionSeriesData>> {
-    return this.read(QueryPatterns.regionSeries, { ...ref, selection: p.selection(q) });
+    return this.read(QueryPatterns.regionSeries, { ...ref, selection: selection(q) });
   }
 
   @Get('series/sections')
   async sectionSeries(
     @Target() ref: TargetRef,
-    @Query() q: p.RawQuery,
+    @Query(queryOf('GET /api/{project}/{target}/series/sections'))
+    q: QueryOf<'GET /api/{project}/{target}/series/sections'>,
   ): Promise<SuccessEnvelope<SectionSeriesData>> {
-    const names = p.text(q, 'names');
     return this.read(QueryPatterns.sectionSeries, {
       ...ref,
-      selection: p.selection(q),
-      ...(names
-        ? {
-            names: names
-              .split(',')
-              .map((n) => n.trim())
-              .filter(Boolean),
-          }
-        : {}),
+      selection: selection(q),
+      ...(q.names?.length ? { names: q.names } : {}),
     });
   }
 
   @Get('symbols/history')
   async symbolHistory(
     @Target() ref: TargetRef,
-    @Query() q: p.RawQuery,
+    @Query(queryOf('GET /api/{project}/{target}/symbols/history'))
+    q: QueryOf<'GET /api/{project}/{target}/symbols/history'>,
   ): Promise<SuccessEnvelope<HistoryData>> {
     return this.read(QueryPatterns.symbolHistory, {
       ...ref,
-      subject: p.required(q, 'name'),
-      selection: p.selection(q),
+      subject: q.name,
+      selection: selection(q),
     });
   }
 
   @Get('files/history')
   async fileHistory(
     @Target() ref: TargetRef,
-    @Query() q: p.RawQuery,
+    @Query(queryOf('GET /api/{project}/{target}/files/history'))
+    q: QueryOf<'GET /api/{project}/{target}/files/history'>,
   ): Promise<SuccessEnvelope<HistoryData>> {
     return this.read(QueryPatterns.fileHistory, {
       ...ref,
-      subject: p.required(q, 'path'),
-      selection: p.selection(q),
+      subject: q.path,
+      selection: selection(q),
     });
   }
 
   @Get('growers')
   async growers(
     @Target() ref: TargetRef,
-    @Query() q: p.RawQuery,
+    @Query(queryOf('GET /api/{project}/{target}/growers'))
+    q: QueryOf<'GET /api/{project}/{target}/growers'>,
   ): Promise<SuccessEnvelope<GrowersData>> {
-    const base = p.text(q, 'base', 64);
-    const head = p.text(q, 'head', 64);
-    const branch = p.text(q, 'branch', 255);
-    const common = {
-      ...ref,
-      by: p.oneOf(q, 'by', ['symbol', 'file'] as const, 'symbol'),
-      limit: p.int(q, 'limit', 20, 1, 1000),
-    };
-    if (branch !== undefined && base === undefined && head === undefined) {
-      const from = p.time(q, 'from');
-      const to = p.time(q, 'to');
-      return this.read(QueryPatterns.growers, {
-        ...common,
-        branch,
-        ...(from ? { from } : {}),
-        ...(to ? { to } : {}),
-      });
-    }
-    if (branch !== undefined || base === undefined || head === undefined) {
-      throw new BadRequestException(
-        'Give base and head commits, or a branch with an optional from/to window',
-      );
-    }
-    return this.read(QueryPatterns.growers, {
-      ...common,
-      baseSha: p.sha(base, 'base'),
-      headSha: p.sha(head, 'head'),
-    });
+    const window =
+      q.branch !== undefined
+        ? { branch: q.branch, ...(q.from && { from: q.from }), ...(q.to && { to: q.to }) }
+        : { baseSha: q.base, headSha: q.head };
+    return this.read(QueryPatterns.growers, { ...ref, by: q.by, limit: q.limit, ...window });
   }
 }

@@ -17,6 +17,7 @@ import { AccessGuard, RequiresOnOrganization } from '../access/access.guard.js';
 import { AuthExceptionFilter } from '../auth/auth-exception.filter.js';
 import { publicUrl } from '../auth/auth.service.js';
 import { GatewayConfig } from '../config.js';
+import { bodyOf, queryOf, type BodyOf, type QueryOf } from '../http/input.js';
 import { redirectWithCode } from '../oauth/flow-error.js';
 import { stateCookie } from '../oauth/state-cookie.js';
 import { SsoConnectionsService } from './sso-connections.service.js';
@@ -37,7 +38,7 @@ export class SsoConnectionController {
   @Put()
   async put(
     @Param('org') org: string,
-    @Body() body: Record<string, unknown> | undefined,
+    @Body(bodyOf('PUT /api/orgs/{org}/sso')) body: BodyOf<'PUT /api/orgs/{org}/sso'>,
     @Req() req: Request,
   ): Promise<SuccessEnvelope<SsoConnectionData>> {
     return success({ sso: await this.connections.put(org, body, req) });
@@ -68,7 +69,7 @@ export class SsoSignInController {
 
   @Get()
   async start(
-    @Query() query: Record<string, string | undefined>,
+    @Query(queryOf('GET /auth/sso')) query: QueryOf<'GET /auth/sso'>,
     @Res() res: Response,
   ): Promise<void> {
     const { url, state } = await this.sso.start(query);

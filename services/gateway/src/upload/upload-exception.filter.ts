@@ -32,18 +32,15 @@ export function send(res: Response, exception: unknown, logger: Logger): void {
     return;
   }
   let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
-  let body: UploadErrorResponse = {
-    success: false,
-    type: 'InternalError',
-    error: 'Internal server error',
-  };
+  let [type, error] = ['InternalError', 'Internal server error'];
   if (exception instanceof HttpException) {
     status = exception.getStatus();
-    body = { success: false, type: errorType(exception), error: errorMessage(exception) };
+    [type, error] = [errorType(exception), errorMessage(exception)];
   } else {
     logger.error(exception instanceof Error ? exception : String(exception));
   }
   const retryAfter = retryAfterOf(exception);
   if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
-  res.status(status).json({ ...body, status: 'error', data: null });
+  const body: UploadErrorResponse = { success: false, type, error, status: 'error', data: null };
+  res.status(status).json(body);
 }

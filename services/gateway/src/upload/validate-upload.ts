@@ -1,8 +1,16 @@
 import { BadRequestException } from '@nestjs/common';
-import type { MemoryReport } from '@memtrail/contracts';
+import {
+  LINE_LIMIT,
+  SHA_PATTERN as SHA,
+  SYMBOL_TEXT_FIELDS as SYMBOL_TEXT,
+  UINT64_LIMIT,
+  UPLOAD_TEXT_MAX as MAX,
+  type MemoryReport,
+  type ReportKindName,
+} from '@memtrail/contracts';
 import { parseGithubContext, type GithubContext } from './github-context.js';
 
-export type UploadKind = 'full' | 'identical' | 'build_failed';
+export type UploadKind = ReportKindName;
 
 /** An upload envelope checked and reduced to what the server stores. */
 export interface ValidUpload {
@@ -34,9 +42,6 @@ export interface ValidUpload {
   report: MemoryReport;
 }
 
-const SHA = /^[0-9a-f]{4,64}$/;
-const MAX_NAME = 200;
-
 class Fields {
   constructor(private readonly errors: string[]) {}
 
@@ -57,7 +62,7 @@ class Fields {
   }
 
   /** Optional string: absent and null read as null; anything else must be a string. */
-  string(value: unknown, path: string, maxLength = 100_000): string | null {
+  string(value: unknown, path: string, maxLength: number): string | null {
     if (value === undefined || value === null) return null;
     if (typeof value === 'number' && Number.isFinite(value)) return String(value);
     if (typeof value !== 'string') {
@@ -82,7 +87,6 @@ class Fields {
   }
 }
 
-const UINT64_LIMIT = 2 ** 64;
 const isCount = (value: unknown): boolean =>
   typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < UINT64_LIMIT;
 
@@ -136,19 +140,8 @@ function checkSymbols(f: Fields, symbols: unknown): void {
   }
 }
 
-const SYMBOL_TEXT = [
-  'type',
-  'binding',
-  'visibility',
-  'section',
-  'source_file',
-  'archive',
-  'object_file',
-  'full_name',
-] as const;
-
 const isLine = (value: unknown) =>
-  value === undefined || value === null || (isCount(value) && (value as number) < 2 ** 32);
+  value === undefined || value === null || (isCount(value) && (value as number) < LINE_LIMIT);
 
 /**
  * Whether the worker can store a symbol: checked at upload, so a bad symbol is a 400 naming it
@@ -196,6 +189,9 @@ function parseTimestamp(f: Fields, value: string | null): Date | null {
 
 /**
  * Checks an upload envelope as the MemBrowse CLI (any version since 1.0) or ours sends it.
+ * Hand-written rather than the `UploadEnvelope` schema of @memtrail/contracts: it runs on every
+ * symbol of every upload and is several times faster (npm run bench:validation,
+ * docs/benchmarks.md); its limits and types come from the contract (upload-limits.ts).
  * Unknown keys are ignored and missing optional fields tolerated; every problem found is named
  * by its path in one 400 answer.
  */
@@ -212,22 +208,24 @@ export function validateUpload(body: unknown): ValidUpload {
   const kind: UploadKind = buildFailed ? 'build_failed' : identical ? 'identical' : 'full';
 
   const targetName =
-    f.string(metadata?.target_name, 'metadata.target_name', MAX_NAME)?.trim() ?? '';
+    f.string(metadata?.target_name, 'metadata.target_name', MAX.targetName)?.trim() ?? '';
   if (metadata && !targetName) f.fail('metadata.target_name is required');
   if ([...targetName].some((c) => c.charCodeAt(0) < 0x20)) {
     f.fail('metadata.target_name cannot contain control characters');
   }
 
   const rawSha =
-    f.string(git.commit_hash, 'metadata.git.commit_hash', 64)?.trim().toLowerCase() ?? '';
+    f.string(git.commit_hash, 'metadata.git.commit_hash', MAX.sha)?.trim().toLowerCase() ?? '';
   if (metadata && !rawSha) f.fail('metadata.git.commit_hash is required');
   else if (rawSha && !SHA.test(rawSha))
     f.fail('metadata.git.commit_hash must be a hexadecimal commit SHA');
 
   const noParent = 'parent_commit_hash' in git && git.parent_commit_hash === null;
   const base =
-    f.string(git.base_commit_hash, 'metadata.git.base_commit_hash', 64)?.trim().toLowerCase() ||
-    null;
+    f
+      .string(git.base_commit_hash, 'metadata.git.base_commit_hash', MAX.sha)
+      ?.trim()
+      .toLowerCase() || null;
   if (base && !SHA.test(base))
     f.fail('metadata.git.base_commit_hash must be a hexadecimal commit SHA');
   const parentSha = noParent || base === rawSha ? null : base;
@@ -253,23 +251,27 @@ export function validateUpload(body: unknown): ValidUpload {
   }
 
   const commit = {
-    message: f.string(git.commit_message, 'metadata.git.commit_message'),
-    authorName: f.string(git.author_name, 'metadata.git.author_name', 500),
-    authorEmail: f.string(git.author_email, 'metadata.git.author_email', 500),
+    message: f.string(git.commit_message, 'metadata.git.commit_message', MAX.commitMessage),
+    authorName: f.string(git.author_name, 'metadata.git.author_name', MAX.person),
+    authorEmail: f.string(git.author_email, 'metadata.git.author_email', MAX.person),
     committedAt: parseTimestamp(
       f,
-      f.string(git.commit_timestamp, 'metadata.git.commit_timestamp', 100),
+      f.string(git.commit_timestamp, 'metadata.git.commit_timestamp', MAX.timestamp),
     ),
     tags: Array.isArray(tags) ? (tags as string[]) : [],
   };
   const pr = {
-    number: f.string(git.pr_number, 'metadata.git.pr_number', 50),
-    name: f.string(git.pr_name, 'metadata.git.pr_name', 1000),
-    authorName: f.string(git.pr_author_name, 'metadata.git.pr_author_name', 500),
-    authorEmail: f.string(git.pr_author_email, 'metadata.git.pr_author_email', 500),
+    number: f.string(git.pr_number, 'metadata.git.pr_number', MAX.prNumber),
+    name: f.string(git.pr_name, 'metadata.git.pr_name', MAX.prName),
+    authorName: f.string(git.pr_author_name, 'metadata.git.pr_author_name', MAX.person),
+    authorEmail: f.string(git.pr_author_email, 'metadata.git.pr_author_email', MAX.person),
   };
-  const branch = f.string(git.branch_name, 'metadata.git.branch_name', 500)?.trim() || null;
-  const analysisVersion = f.string(metadata?.analysis_version, 'metadata.analysis_version', 100);
+  const branch = f.string(git.branch_name, 'metadata.git.branch_name', MAX.branch)?.trim() || null;
+  const analysisVersion = f.string(
+    metadata?.analysis_version,
+    'metadata.analysis_version',
+    MAX.analysisVersion,
+  );
   const githubContext = parseGithubContext(metadata?.github_context, (problem) => f.fail(problem));
 
   if (errors.length > 0) throw new BadRequestException(errors.join('; '));
