@@ -3,14 +3,18 @@
  * `@memtrail/contracts`; readers still guard every field, since the MemBrowse service and older
  * servers omit some.
  */
-import type { BudgetAlert } from '@memtrail/contracts';
+import type { BudgetAlert, OperationKey } from '@memtrail/contracts';
+
+/** An operation's URL on the server: the path of its key in the API's operations table. */
+const operationUrl = (apiUrl: string, key: OperationKey) =>
+  `${apiUrl.replace(/\/+$/, '')}${key.slice(key.indexOf(' ') + 1)}`;
 
 export function uploadUrl(apiUrl: string): string {
-  return `${apiUrl.replace(/\/+$/, '')}/upload`;
+  return operationUrl(apiUrl, 'POST /upload');
 }
 
 export function summaryUrl(apiUrl: string, commit: string): string {
-  return `${apiUrl.replace(/\/+$/, '')}/summary?commit=${encodeURIComponent(commit)}`;
+  return `${operationUrl(apiUrl, 'GET /summary')}?commit=${encodeURIComponent(commit)}`;
 }
 
 /** One line per budget, e.g. `Flash budget: FLASH 413 B used, limit 400 B (+13 B)`. */

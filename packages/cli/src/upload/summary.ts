@@ -1,4 +1,6 @@
-import type { SummaryResponse } from '@memtrail/contracts';
+import type { ApiJson } from '@memtrail/contracts';
+
+type SummaryResponse = ApiJson<'GET /summary'>;
 import {
   apiKey,
   apiUrl,

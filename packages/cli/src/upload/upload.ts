@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { UploadEnvelope, UploadSuccessResponse } from '@memtrail/contracts';
+import type { ApiJson, UploadEnvelope } from '@memtrail/contracts';
 import { projectHeader } from '../context.js';
 import { sendWithRetry, type RetryPolicy } from './http.js';
 import { uploadUrl } from './protocol.js';
@@ -45,7 +45,7 @@ function rejection(body: Record<string, unknown>): string {
  * Rejects with HttpError for transport/HTTP failures and UploadRejected when the server answers
  * 2xx without `success: true`.
  */
-export async function postUpload(request: UploadRequest): Promise<UploadSuccessResponse> {
+export async function postUpload(request: UploadRequest): Promise<ApiJson<'POST /upload'>> {
   const url = uploadUrl(request.apiUrl);
   const body = gzipSync(Buffer.from(JSON.stringify(request.envelope)));
   const response = await sendWithRetry(
@@ -73,5 +73,5 @@ export async function postUpload(request: UploadRequest): Promise<UploadSuccessR
     );
   }
   if (json.success !== true) throw new UploadRejected(rejection(json), json);
-  return json as unknown as UploadSuccessResponse;
+  return json as unknown as ApiJson<'POST /upload'>;
 }

@@ -1,3 +1,4 @@
+import type { ApiBody, ApiData, ApiPath, ApiQuery, OperationKey } from '@memtrail/contracts';
 import type { AuthSession, FetchLike } from '../auth/types.ts';
 
 // Core service client (spec §7, §8): bearer token on every call, one refresh-and-retry on 401,
@@ -33,7 +34,37 @@ export interface ApiClientOptions {
   fetch?: FetchLike;
 }
 
+/** What a call of operation `K` sends: path parameters, query and body, typed by its schemas. */
+export type CallArgs<K extends OperationKey> = ([ApiPath<K>] extends [never]
+  ? { path?: never }
+  : { path: ApiPath<K> }) &
+  ([ApiQuery<K>] extends [never] ? { query?: never } : { query?: ApiQuery<K> }) &
+  ([ApiBody<K>] extends [never] ? { body?: never } : { body: ApiBody<K> });
+
+/** The arguments are optional only when the operation needs none. */
+type CallArgsOf<K extends OperationKey> =
+  Record<string, never> extends CallArgs<K> ? [args?: CallArgs<K>] : [args: CallArgs<K>];
+
+/** `GET /api/{project}/targets`, `{path: {project: 'p 1'}}` → `['GET', '/api/p%201/targets']`. */
+export function operationUrl(
+  key: OperationKey,
+  { path, query }: { path?: Record<string, string>; query?: Record<string, unknown> } = {},
+): [method: string, url: string] {
+  const [method, template] = key.split(' ') as [string, string];
+  const url = template.replace(/\{(\w+)\}/g, (_m, name: string) =>
+    encodeURIComponent(path?.[name] ?? ''),
+  );
+  const params = new URLSearchParams(
+    Object.entries(query ?? {}).flatMap(([name, value]) =>
+      value === undefined || value === null ? [] : [[name, String(value)]],
+    ),
+  ).toString();
+  return [method, params ? `${url}?${params}` : url];
+}
+
 export interface ApiClient {
+  /** Operation `K` of the API (@memtrail/contracts' operations): its answer's `data`. */
+  call<K extends OperationKey>(key: K, ...args: CallArgsOf<K>): Promise<ApiData<K>>;
   request<T>(method: string, path: string, body?: unknown): Promise<T>;
   get<T>(path: string): Promise<T>;
   /** A file answer (exports): the body as a Blob, with the same session handling. */
@@ -122,5 +153,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return response.blob();
   }
 
-  return { request, get: (path) => request('GET', path), download };
+  function call<K extends OperationKey>(key: K, ...[args]: CallArgsOf<K>): Promise<ApiData<K>> {
+    const [method, url] = operationUrl(key, args as Parameters<typeof operationUrl>[1]);
+    return request<ApiData<K>>(method, url, args?.body);
+  }
+
+  return { call, request, get: (path) => request('GET', path), download };
 }

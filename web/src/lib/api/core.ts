@@ -1,23 +1,18 @@
 import type {
-  Budget,
   BudgetInput,
   CreatedProjectData,
   Project,
-  ProjectMember,
-  PublicAccessData,
-  PublicProjectData,
-  RegeneratedKeyData,
   RegionConfig,
-  RegionConfigData,
   Target,
   UpdatePublicAccessRequest,
 } from '@memtrail/contracts';
 import type { ApiClient } from './client.ts';
-import type { CommitPage, Head } from './queryTypes.ts';
+import type { CommitPage } from './queryTypes.ts';
 
-// Core service calls of spec §7 plus the project settings calls (budgets, members). Every call
-// here throws; the data stores record the message per data kind and the hooks fall back to an
-// empty or null value (spec §8), while writes reach the form that made them.
+// Core service calls of spec §7 plus the project settings calls (budgets, members), each an
+// operation of @memtrail/contracts typed by its schemas. Every call here throws; the data stores
+// record the message per data kind and the hooks fall back to an empty or null value (spec §8),
+// while writes reach the form that made them.
 
 export type { Project, Target };
 export type NewProject = CreatedProjectData['project'];
@@ -34,118 +29,119 @@ export interface CommitQuery {
 }
 
 export function coreApi(api: ApiClient) {
+  const at = (project: string, target: string) => ({ project, target });
   return {
     api,
-    getProjects: async () =>
-      (await api.get<{ projects?: Project[] }>('/api/projects'))?.projects ?? [],
+    getProjects: async () => (await api.call('GET /api/projects'))?.projects ?? [],
 
     /** In the organisation chosen in the header, else the user's personal one. */
     createProject: async (name: string, description: string, organizationId?: string | null) =>
       (
-        await api.request<CreatedProjectData>('POST', '/api/projects', {
-          name,
-          description,
-          ...(organizationId ? { organization_id: organizationId } : {}),
+        await api.call('POST /api/projects', {
+          body: {
+            name,
+            description,
+            ...(organizationId ? { organization_id: organizationId } : {}),
+          },
         })
       ).project,
 
     setProjectFavourite: (id: string, favourite: boolean) =>
-      api.request<unknown>(favourite ? 'PUT' : 'DELETE', `/api/projects/${seg(id)}/favourite`),
+      api.call(
+        favourite ? 'PUT /api/projects/{id}/favourite' : 'DELETE /api/projects/{id}/favourite',
+        {
+          path: { id },
+        },
+      ),
 
-    deleteProject: (id: string) => api.request<unknown>('DELETE', `/api/projects/${seg(id)}`),
+    deleteProject: (id: string) => api.call('DELETE /api/projects/{id}', { path: { id } }),
 
     updateProject: async (id: string, fields: { name?: string; description?: string | null }) =>
-      (await api.request<{ project: Project }>('PUT', `/api/projects/${seg(id)}`, fields)).project,
+      (await api.call('PUT /api/projects/{id}', { path: { id }, body: fields })).project,
 
     regenerateApiKey: (id: string) =>
-      api.request<RegeneratedKeyData>('POST', `/api/projects/${seg(id)}/regenerate-api-key`),
+      api.call('POST /api/projects/{id}/regenerate-api-key', { path: { id } }),
 
     getMembers: async (id: string) =>
-      (await api.get<{ members: ProjectMember[] }>(`/api/projects/${seg(id)}/members`)).members,
+      (await api.call('GET /api/projects/{id}/members', { path: { id } })).members,
 
     addMember: async (id: string, email: string) =>
-      (
-        await api.request<{ members: ProjectMember[] }>(
-          'POST',
-          `/api/projects/${seg(id)}/members`,
-          { email },
-        )
-      ).members,
+      (await api.call('POST /api/projects/{id}/members', { path: { id }, body: { email } }))
+        .members,
 
     removeMember: async (id: string, userId: string) =>
-      (
-        await api.request<{ members: ProjectMember[] }>(
-          'DELETE',
-          `/api/projects/${seg(id)}/members/${seg(userId)}`,
-        )
-      ).members,
+      (await api.call('DELETE /api/projects/{id}/members/{userId}', { path: { id, userId } }))
+        .members,
 
     /** A public project as anyone sees it; throws (404) for any other. */
     getPublicProject: async (id: string) =>
-      (await api.get<PublicProjectData>(`/api/public/projects/${seg(id)}`)).project,
+      (await api.call('GET /api/public/projects/{id}', { path: { id } })).project,
 
     getPublicAccess: (id: string) =>
-      api.get<PublicAccessData>(`/api/projects/${seg(id)}/public-access`),
+      api.call('GET /api/projects/{id}/public-access', { path: { id } }),
 
     updatePublicAccess: (id: string, change: UpdatePublicAccessRequest) =>
-      api.request<PublicAccessData>('PUT', `/api/projects/${seg(id)}/public-access`, change),
+      api.call('PUT /api/projects/{id}/public-access', { path: { id }, body: change }),
 
     getTargets: async (project: string) =>
-      (await api.get<{ targets?: Target[] }>(`/api/${seg(project)}/targets`))?.targets ?? [],
+      (await api.call('GET /api/{project}/targets', { path: { project } }))?.targets ?? [],
 
     getRegionConfig: async (project: string, target: string) =>
-      (
-        await api.get<{ region_config?: RegionConfig }>(
-          `${targetPath(project, target)}/region-config`,
-        )
-      )?.region_config ?? null,
+      (await api.call('GET /api/{project}/{target}/region-config', { path: at(project, target) }))
+        ?.region_config ?? null,
 
     /** The same call, whole: the configuration and every region the reports have had. */
     getRegionSettings: (project: string, target: string) =>
-      api.get<RegionConfigData>(`${targetPath(project, target)}/region-config`),
+      api.call('GET /api/{project}/{target}/region-config', { path: at(project, target) }),
 
     updateRegionConfig: (project: string, target: string, regionConfig: RegionConfig) =>
-      api.request<unknown>('PUT', `${targetPath(project, target)}/region-config`, {
-        region_config: regionConfig,
+      api.call('PUT /api/{project}/{target}/region-config', {
+        path: at(project, target),
+        body: { region_config: regionConfig },
       }),
 
     getBudgets: async (project: string, target: string) =>
-      (await api.get<{ budgets: Budget[] }>(`${targetPath(project, target)}/budgets`)).budgets,
+      (await api.call('GET /api/{project}/{target}/budgets', { path: at(project, target) }))
+        .budgets,
 
     createBudget: async (project: string, target: string, input: BudgetInput) =>
       (
-        await api.request<{ budget: Budget }>(
-          'POST',
-          `${targetPath(project, target)}/budgets`,
-          input,
-        )
+        await api.call('POST /api/{project}/{target}/budgets', {
+          path: at(project, target),
+          body: input,
+        })
       ).budget,
 
     updateBudget: async (project: string, target: string, id: string, input: BudgetInput) =>
       (
-        await api.request<{ budget: Budget }>(
-          'PUT',
-          `${targetPath(project, target)}/budgets/${seg(id)}`,
-          input,
-        )
+        await api.call('PUT /api/{project}/{target}/budgets/{id}', {
+          path: { ...at(project, target), id },
+          body: input,
+        })
       ).budget,
 
     deleteBudget: (project: string, target: string, id: string) =>
-      api.request<unknown>('DELETE', `${targetPath(project, target)}/budgets/${seg(id)}`),
+      api.call('DELETE /api/{project}/{target}/budgets/{id}', {
+        path: { ...at(project, target), id },
+      }),
 
     getHeads: async (project: string, target: string) =>
-      (await api.get<{ heads?: Head[] }>(`${targetPath(project, target)}/heads`))?.heads ?? [],
+      (await api.call('GET /api/{project}/{target}/heads', { path: at(project, target) }))?.heads ??
+      [],
 
     getCommits: (project: string, target: string, sha: string, query: CommitQuery = {}) => {
       const { count = COMMIT_PAGE_SIZE, offset = 0, onlyChanged = true } = query;
-      const params = `count=${count}&offset=${offset}${onlyChanged ? '&only_changed=true' : ''}`;
-      return api.get<CommitPage>(`${targetPath(project, target)}/commits/${seg(sha)}?${params}`);
+      return api.call('GET /api/{project}/{target}/commits/{sha}', {
+        path: { ...at(project, target), sha },
+        query: { count, offset, ...(onlyChanged && { only_changed: true }) },
+      });
     },
 
     getMemoryReport: (project: string, target: string, sha: string, includeSymbols = true) =>
-      api.get<unknown>(
-        `${targetPath(project, target)}/commit/${seg(sha)}${includeSymbols ? '?include_symbols=true' : ''}`,
-      ),
+      api.call('GET /api/{project}/{target}/commit/{sha}', {
+        path: { ...at(project, target), sha },
+        query: includeSymbols ? { include_symbols: true } : {},
+      }),
 
     /** `zeroSize`: also the changes of 0-byte symbols (LTO markers), hidden by default. */
     getDiff: (
@@ -156,9 +152,10 @@ export function coreApi(api: ApiClient) {
       allSymbols: boolean,
       zeroSize = false,
     ) =>
-      api.get<unknown>(
-        `${targetPath(project, target)}/commit/${seg(shaA)}/${seg(shaB)}?all_symbols=${allSymbols}${zeroSize ? '&zero_size=true' : ''}`,
-      ),
+      api.call('GET /api/{project}/{target}/commit/{shaA}/{shaB}', {
+        path: { ...at(project, target), shaA, shaB },
+        query: { all_symbols: allSymbols, ...(zeroSize && { zero_size: true }) },
+      }),
 
     /** Other read endpoints of the query service, by path below the target. */
     getTargetResource: <T>(project: string, target: string, resource: string) =>

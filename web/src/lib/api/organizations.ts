@@ -1,21 +1,8 @@
-import type {
-  ApiKeyInfo,
-  AuditEventsData,
-  CreateApiKeyRequest,
-  CreatedApiKeyData,
-  Invitation,
-  InvitationPreview,
-  Organization,
-  OrganizationMember,
-  ProjectMember,
-  ProjectsData,
-  Role,
-  SsoConnection,
-  TargetsData,
-} from '@memtrail/contracts';
+import type { ApiBody, ApiData, Role } from '@memtrail/contracts';
 import type { ApiClient } from './client.ts';
 
-// Organisation, member, invitation, key and audit calls of the gateway (docs/operations.md).
+// Organisation, member, invitation, key and audit calls of the gateway (docs/operations.md),
+// each an operation of @memtrail/contracts typed by its schemas.
 
 const seg = encodeURIComponent;
 const org = (id: string) => `/api/orgs/${seg(id)}`;
@@ -27,83 +14,82 @@ export interface ListParams {
   limit: number;
 }
 
-const listQuery = ({ search, favourites, offset, limit }: ListParams) =>
-  new URLSearchParams({
-    ...(search ? { search } : {}),
-    ...(favourites ? { favourites: 'true' } : {}),
-    offset: String(offset),
-    limit: String(limit),
-  }).toString();
+const listQuery = ({ search, favourites, offset, limit }: ListParams) => ({
+  ...(search ? { search } : {}),
+  ...(favourites ? { favourites: 'true' } : {}),
+  offset,
+  limit,
+});
 
 export function organizationsApi(api: ApiClient) {
   return {
-    organizations: async () =>
-      (await api.get<{ organizations: Organization[] }>('/api/orgs')).organizations,
+    organizations: async () => (await api.call('GET /api/orgs')).organizations,
     createOrganization: async (name: string) =>
-      (await api.request<{ organization: Organization }>('POST', '/api/orgs', { name }))
-        .organization,
+      (await api.call('POST /api/orgs', { body: { name } })).organization,
     updateOrganization: (
       id: string,
       fields: { name?: string; audit_retention_days?: number | null },
-    ) => api.request<{ organization: Organization }>('PUT', org(id), fields),
+    ) => api.call('PUT /api/orgs/{org}', { path: { org: id }, body: fields }),
 
     members: async (id: string) =>
-      (await api.get<{ members: OrganizationMember[] }>(`${org(id)}/members`)).members,
+      (await api.call('GET /api/orgs/{org}/members', { path: { org: id } })).members,
     setRole: (id: string, userId: string, role: Role) =>
-      api.request<unknown>('PUT', `${org(id)}/members/${seg(userId)}`, { role }),
+      api.call('PUT /api/orgs/{org}/members/{userId}', {
+        path: { org: id, userId },
+        body: { role },
+      }),
     removeMember: (id: string, userId: string) =>
-      api.request<unknown>('DELETE', `${org(id)}/members/${seg(userId)}`),
+      api.call('DELETE /api/orgs/{org}/members/{userId}', { path: { org: id, userId } }),
 
     invitations: async (id: string) =>
-      (await api.get<{ invitations: Invitation[] }>(`${org(id)}/invitations`)).invitations,
+      (await api.call('GET /api/orgs/{org}/invitations', { path: { org: id } })).invitations,
     invite: (id: string, email: string, role: Role) =>
-      api.request<{ invitation: Invitation }>('POST', `${org(id)}/invitations`, { email, role }),
+      api.call('POST /api/orgs/{org}/invitations', { path: { org: id }, body: { email, role } }),
     revokeInvitation: (id: string, invitation: string) =>
-      api.request<unknown>('DELETE', `${org(id)}/invitations/${seg(invitation)}`),
+      api.call('DELETE /api/orgs/{org}/invitations/{id}', {
+        path: { org: id, id: invitation },
+      }),
     resendInvitation: (id: string, invitation: string) =>
-      api.request<unknown>('POST', `${org(id)}/invitations/${seg(invitation)}/resend`),
+      api.call('POST /api/orgs/{org}/invitations/{id}/resend', {
+        path: { org: id, id: invitation },
+      }),
     previewInvitation: (token: string) =>
-      api.get<InvitationPreview>(`/api/invitations/${seg(token)}`),
+      api.call('GET /api/invitations/{token}', { path: { token } }),
     acceptInvitation: (token: string) =>
-      api.request<{ organization_id: string; project_id: string | null }>(
-        'POST',
-        '/api/invitations/accept',
-        { token },
-      ),
+      api.call('POST /api/invitations/accept', { body: { token } }),
 
-    tokens: async (id: string) => (await api.get<{ keys: ApiKeyInfo[] }>(`${org(id)}/tokens`)).keys,
+    tokens: async (id: string) =>
+      (await api.call('GET /api/orgs/{org}/tokens', { path: { org: id } })).keys,
     createToken: (id: string, name: string) =>
-      api.request<CreatedApiKeyData>('POST', `${org(id)}/tokens`, { name }),
+      api.call('POST /api/orgs/{org}/tokens', { path: { org: id }, body: { name } }),
     revokeToken: (id: string, key: string) =>
-      api.request<unknown>('DELETE', `${org(id)}/tokens/${seg(key)}`),
+      api.call('DELETE /api/orgs/{org}/tokens/{keyId}', { path: { org: id, keyId: key } }),
 
-    sso: async (id: string) => (await api.get<{ sso: SsoConnection | null }>(`${org(id)}/sso`)).sso,
-    saveSso: (id: string, body: Record<string, unknown>) =>
-      api.request<{ sso: SsoConnection }>('PUT', `${org(id)}/sso`, body),
+    sso: async (id: string) =>
+      (await api.call('GET /api/orgs/{org}/sso', { path: { org: id } })).sso,
+    saveSso: (id: string, body: ApiBody<'PUT /api/orgs/{org}/sso'>) =>
+      api.call('PUT /api/orgs/{org}/sso', { path: { org: id }, body }),
 
-    audit: (id: string, query: string) => api.get<AuditEventsData>(`${org(id)}/audit?${query}`),
+    audit: (id: string, query: string) =>
+      api.get<ApiData<'GET /api/orgs/{org}/audit'>>(`${org(id)}/audit?${query}`),
     auditExport: (id: string, query: string) => api.download(`${org(id)}/audit/export?${query}`),
 
     projectPage: (params: ListParams) =>
-      api.get<ProjectsData>(`/api/projects?${listQuery(params)}`),
+      api.call('GET /api/projects', { query: listQuery(params) }),
     targetPage: (project: string, params: ListParams) =>
-      api.get<TargetsData>(`/api/${seg(project)}/targets?${listQuery(params)}`),
+      api.call('GET /api/{project}/targets', { path: { project }, query: listQuery(params) }),
     setFavourite: (path: string, favourite: boolean) =>
       api.request<unknown>(favourite ? 'PUT' : 'DELETE', `${path}/favourite`),
 
     keys: async (project: string) =>
-      (await api.get<{ keys: ApiKeyInfo[] }>(`/api/projects/${seg(project)}/keys`)).keys,
-    createKey: (project: string, body: CreateApiKeyRequest) =>
-      api.request<CreatedApiKeyData>('POST', `/api/projects/${seg(project)}/keys`, body),
+      (await api.call('GET /api/projects/{id}/keys', { path: { id: project } })).keys,
+    createKey: (project: string, body: ApiBody<'POST /api/projects/{id}/keys'>) =>
+      api.call('POST /api/projects/{id}/keys', { path: { id: project }, body }),
     revokeKey: (project: string, key: string) =>
-      api.request<unknown>('DELETE', `/api/projects/${seg(project)}/keys/${seg(key)}`),
+      api.call('DELETE /api/projects/{id}/keys/{keyId}', { path: { id: project, keyId: key } }),
 
     addProjectMember: (project: string, email: string, role: Role) =>
-      api.request<{ members: ProjectMember[]; invitation: Invitation | null }>(
-        'POST',
-        `/api/projects/${seg(project)}/members`,
-        { email, role },
-      ),
+      api.call('POST /api/projects/{id}/members', { path: { id: project }, body: { email, role } }),
   };
 }
 
