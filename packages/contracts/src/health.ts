@@ -1,8 +1,5 @@
 import type { DependencyCheck } from './schemas/health.js';
 
-export const READINESS_DEPENDENCIES = ['postgres', 'redis', 'clickhouse', 'query'] as const;
-export type ReadinessDependency = (typeof READINESS_DEPENDENCIES)[number];
-
 /** Runs one dependency probe, timing it and turning a failure into a reported error. */
 export async function measureCheck(probe: () => Promise<unknown>): Promise<DependencyCheck> {
   const start = performance.now();

@@ -7,6 +7,7 @@ export * from './validation.js';
 export * from './auth.js';
 export * from './projects.js';
 export * from './region-config.js';
+export * from './region-config-limits.js';
 export * from './region-plan.js';
 export * from './budgets.js';
 export * from './web-config.js';

@@ -3,6 +3,7 @@ import type {
   RegionConfigDocument,
   RegionSettings,
 } from './schemas/regions.js';
+import { REGION_CONFIG_LIMITS } from './region-config-limits.js';
 
 /**
  * Per-target region configuration (`region_config` of a target, product spec §3, §7): how the
@@ -22,14 +23,6 @@ import type {
  * `merge_into` (the name of another region: a region renamed over history, e.g. `flash` in older
  * reports and `flash0` in newer ones, is shown as one). At most 64 regions.
  */
-
-export const REGION_CONFIG_LIMITS = {
-  regions: 64,
-  nameMax: 64,
-  displayNameMax: 100,
-  orderMax: 999,
-  sourceRootMax: 500,
-} as const;
 
 /** One problem of a region configuration: where it is (region and field) and what it is. */
 export interface RegionConfigProblem {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { READINESS_DEPENDENCIES } from '../health.js';
 import { isoTime } from './common.js';
 
 /** One dependency's state as the gateway's `/readyz` reports it. */
@@ -12,15 +11,18 @@ export const DependencyCheck = z
   .meta({ id: 'DependencyCheck' });
 export type DependencyCheck = z.infer<typeof DependencyCheck>;
 
+/** What the gateway's readiness depends on. */
+export const ReadinessDependency = z.enum(['postgres', 'redis', 'clickhouse', 'query']);
+export type ReadinessDependency = z.infer<typeof ReadinessDependency>;
+
 /** Body of `GET /readyz`: 200 with status 'ok' when every dependency is up, 503 otherwise. */
 export const ReadinessReport = z
   .object({
     status: z.enum(['ok', 'error']),
     checks: z.object(
-      Object.fromEntries(READINESS_DEPENDENCIES.map((name) => [name, DependencyCheck])) as Record<
-        (typeof READINESS_DEPENDENCIES)[number],
-        typeof DependencyCheck
-      >,
+      Object.fromEntries(
+        ReadinessDependency.options.map((name) => [name, DependencyCheck]),
+      ) as Record<ReadinessDependency, typeof DependencyCheck>,
     ),
   })
   .meta({ id: 'ReadinessReport' });

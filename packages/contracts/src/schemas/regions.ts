@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REGION_CONFIG_LIMITS } from '../region-config.js';
+import { REGION_CONFIG_LIMITS } from '../region-config-limits.js';
 import { isoTime } from './common.js';
 
 export const RegionKind = z.enum(['flash', 'ram', 'other']);

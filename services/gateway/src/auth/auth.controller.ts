@@ -108,9 +108,7 @@ export class AuthController {
     @CurrentUser() user: AuthenticatedUser,
     @Body(bodyOf('PUT /auth/password')) body: BodyOf<'PUT /auth/password'>,
   ): Promise<AuthResponse<AuthSession>> {
-    return ok(
-      await this.auth.updatePassword(user.userId, body.current_password, body.password),
-    );
+    return ok(await this.auth.updatePassword(user.userId, body.current_password, body.password));
   }
 
   /** Sends the reset link (to `/reset-password?token=…` on our own origin). */
