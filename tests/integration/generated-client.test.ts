@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -31,9 +32,11 @@ interface Answer {
   body: unknown;
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-// Under the repository, so the generated program resolves openapi-fetch from its node_modules.
-const outDir = join(here, '..', 'test-results', 'generated-client');
+const repository = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// The generated program, as a user would keep it: its own folder, resolving openapi-fetch from
+// the repository's node_modules.
+const outDir = mkdtempSync(join(tmpdir(), 'memtrail-generated-client-'));
+symlinkSync(join(repository, 'node_modules'), join(outDir, 'node_modules'), 'dir');
 
 /** Type-checks the generated program strictly; the diagnostics as readable lines. */
 function typeCheck(files: string[]): string[] {
@@ -133,14 +136,13 @@ describe('a client generated from /docs/openapi.json', () => {
       QUERY_PORT: String(reads.queryPort),
       QUERY_TIMEOUT_MS: '10000',
     });
-    rmSync(outDir, { recursive: true, force: true });
-    mkdirSync(outDir, { recursive: true });
   });
 
   afterAll(async () => {
     await gw?.close();
     await reads?.close();
     await stores?.cleanup();
+    rmSync(outDir, { recursive: true, force: true });
   });
 
   it('generates, calls the running gateway, and type-checks against its real answers', async () => {
