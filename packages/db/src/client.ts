@@ -1,5 +1,5 @@
+import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient, type Prisma } from './generated/prisma/client.js';
-import { MemtrailPgAdapterFactory } from './prisma-workarounds.js';
 
 export interface DbClientOptions {
   /**
@@ -42,14 +42,17 @@ export function parseDatabaseUrl(databaseUrl: string): { url: string; connection
 }
 
 /**
- * A PrismaClient talking to PostgreSQL through node-postgres (no query engine binary). The pool
- * is created lazily on the first query; call `$disconnect()` on shutdown to close it.
+ * A PrismaClient talking to PostgreSQL through node-postgres (no query engine binary), for model
+ * queries; hand-written SQL goes through SqlPool. The stock driver adapter suffices here: the
+ * workarounds of prisma-workarounds.ts concern the CLI's schema engine. The pool is created
+ * lazily on the first query; call `$disconnect()` on shutdown to close it.
  */
 export function createPrismaClient(databaseUrl: string, options: DbClientOptions = {}) {
   if (!databaseUrl) throw new Error('createPrismaClient: databaseUrl is empty');
   const { url, connectionLimit } = parseDatabaseUrl(databaseUrl);
-  const adapter = new MemtrailPgAdapterFactory(url, {
-    poolSize: options.poolSize ?? connectionLimit ?? DEFAULT_POOL_SIZE,
+  const adapter = new PrismaPg({
+    connectionString: url,
+    max: options.poolSize ?? connectionLimit ?? DEFAULT_POOL_SIZE,
     ...(options.connectionTimeoutMillis !== undefined && {
       connectionTimeoutMillis: options.connectionTimeoutMillis,
     }),

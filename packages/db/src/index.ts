@@ -35,7 +35,6 @@ export {
   type SqlClient,
   type SqlPoolOptions,
 } from './sql-pool.js';
-export { MemtrailPgAdapterFactory, type PgAdapterOptions } from './prisma-workarounds.js';
 // PrismaClient, the Prisma namespace (input types, errors, JsonValue, …), the model types
 // (User, Project, Report, …) and the enums (ReportKind, ReportStatus, …).
 export * from './generated/prisma/client.js';

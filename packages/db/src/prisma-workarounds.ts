@@ -1,10 +1,11 @@
-// Every workaround Memtrail needs to run Prisma 6.19 without native engines, in one place.
+// Every workaround the Prisma 6.19 CLI needs to run without native engines, in one place.
 //
-// We use Prisma with `engine: 'js'`: the query compiler and the schema engine are WASM modules
-// shipped inside the npm packages, and every database round trip goes through the
-// `@prisma/adapter-pg` driver adapter (node-postgres). Nothing is downloaded from
-// binaries.prisma.sh, which these machines cannot reach. That mode is young and has gaps; each gap
-// is patched here, numbered, so that a Prisma upgrade can be checked item by item:
+// The CLI (generate, migrate dev/diff/status, see prisma.config.ts) runs with `engine: 'js'`:
+// the schema engine is a WASM module shipped inside the `prisma` package, and every database
+// round trip goes through the `@prisma/adapter-pg` driver adapter (node-postgres). Nothing is
+// downloaded from binaries.prisma.sh, which these machines cannot reach. That mode has gaps; each
+// gap is patched here, numbered, so that a Prisma upgrade can be checked item by item
+// (test/workarounds.test.ts shows, for each, that the stock setup still fails without it):
 //
 //   W1  Result columns of type `name`, `"char"` and `name[]` are rejected       (prisma/orm#27403)
 //   W2  The shadow database is created in the main database's place and never dropped
@@ -14,12 +15,14 @@
 //   W6  `migrate dev` fails after applying pending migrations itself
 //   W7  `migrate dev --create-only` writes the migration, then crashes
 //
-// W1–W3 live in the driver adapter below, which both the CLI (prisma.config.ts) and the
-// application (createPrismaClient) use. W4 and W5 only concern the CLI: prisma.config.ts calls
-// prepareCliEnvironment(). W6 and W7 are CLI bugs we cannot patch from here; the package scripts
+// W1–W3 live in the driver adapter below and W4–W5 in prepareCliEnvironment(), both used by
+// prisma.config.ts only. W6 and W7 are CLI bugs we cannot patch from here; the package scripts
 // route around them (see the notes at the end of this file and README.md).
 //
-// Applying migrations in deployments does not use the Prisma CLI at all (see migrate.ts).
+// The application needs none of them: its Prisma client (createPrismaClient) runs model queries
+// on the stock adapter, which never meet the catalogue types of W1, and its hand-written SQL
+// goes through SqlPool. Applying migrations in deployments does not use the Prisma CLI at all
+// (see migrate.ts).
 
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -45,9 +48,9 @@ export interface PgAdapterOptions {
 // The adapter maps every result column's type OID to a Prisma column type and throws
 // "Unsupported column type" / "Column type 'name' could not be deserialized" for `"char"` (OID 18),
 // `name` (19) and `name[]` (1003). The schema engine's introspection queries select exactly those
-// from pg_catalog, so `migrate dev` fails on its first query; application raw queries such as
-// `SELECT current_database()` fail the same way. All three are text on the wire, so they are
-// relabelled as `text` (25) and `text[]` (1009) before the adapter looks. node-postgres has no
+// from pg_catalog, so every migrate command fails on its first query. All three are text on the
+// wire, so they are relabelled as `text` (25) and `text[]` (1009) before the adapter looks.
+// node-postgres has no
 // array parser for 1003, nor for `"char"[]` (1002, which the adapter does accept), so those
 // values arrive as the literal "{a,b}" and are parsed into arrays here.
 //
@@ -77,12 +80,12 @@ const COLUMN_TYPE_CHARACTER = 6 as ColumnType;
 const charColumnsOf = new WeakMap<object, number[]>();
 
 interface ResultLike {
-  fields?: { dataTypeID: number; name: string }[];
+  fields?: { dataTypeID: number }[];
   rows?: unknown[];
 }
 
-/** Relabels W1 column types in place. Exported for tests. */
-export function remapUnsupportedColumnTypes(result: unknown): void {
+/** Relabels W1 column types in place. */
+function remapUnsupportedColumnTypes(result: unknown): void {
   const { fields, rows } = (result ?? {}) as ResultLike;
   if (!Array.isArray(fields)) return;
   const charColumns: number[] = [];
@@ -94,20 +97,16 @@ export function remapUnsupportedColumnTypes(result: unknown): void {
       field.dataTypeID = OID_TEXT;
     } else if (field.dataTypeID === OID_NAME_ARRAY || field.dataTypeID === OID_CHAR_ARRAY) {
       if (field.dataTypeID === OID_NAME_ARRAY) field.dataTypeID = OID_TEXT_ARRAY;
-      for (const row of rows ?? []) parseArrayCell(row, index, field.name);
+      for (const row of rows ?? []) parseArrayCell(row, index);
     }
   });
   if (charColumns.length > 0 && Array.isArray(rows)) charColumnsOf.set(rows, charColumns);
 }
 
-function parseArrayCell(row: unknown, index: number, name: string): void {
-  // The adapter reads rows as arrays (rowMode 'array'); plain pool users get objects.
-  if (Array.isArray(row)) {
-    if (typeof row[index] === 'string') row[index] = parseTextArray(row[index]);
-  } else if (row && typeof row === 'object') {
-    const record = row as Record<string, unknown>;
-    const value = record[name];
-    if (typeof value === 'string') record[name] = parseTextArray(value);
+/** The adapter reads rows as arrays (rowMode 'array'). */
+function parseArrayCell(row: unknown, index: number): void {
+  if (Array.isArray(row) && typeof row[index] === 'string') {
+    row[index] = parseTextArray(row[index]);
   }
 }
 
@@ -165,7 +164,7 @@ function remapResultsOf(client: pg.PoolClient): void {
 }
 
 /** A node-postgres pool whose connections apply W1. */
-export function createPool(config: pg.PoolConfig): pg.Pool {
+function createPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool(config);
   pool.on('connect', remapResultsOf);
   return pool;
@@ -314,15 +313,17 @@ export interface CliEnvironment {
  * fills DATABASE_URL while the CLI reads the schema. It is never connected to: the adapter gets
  * the caller's value and refuses to start without one (requireDatabaseUrl).
  *
- * W5 — After a migrate command has printed its result the process lingers for 10–12 s:
+ * W5 — After a migrate command has printed its result the process lingers for about 10 s
+ * (measured on 6.19.3: `migrate deploy` 3 s with this, 12–13 s without; docs/benchmarks.md):
  *   - the CLI never disposes the adapter it opened, and node-postgres keeps idle connections
  *     open for idleTimeoutMillis (10 s). The CLI's pools set allowExitOnIdle instead (see
  *     prisma.config.ts); a shorter idle timeout would be wrong, since the schema engine holds its
  *     migration advisory lock on that connection until it closes;
  *   - the WASM schema engine starts 10 s setTimeout()s (timeouts raced against database calls)
- *     and never clears them. Its glue code calls the global setTimeout at call time, so long
- *     timers created in this process are unref'd: they still fire if the process is alive for
- *     other reasons (a query in flight), they just no longer keep it alive on their own.
+ *     and never clears them (its glue imports no clearTimeout at all). The glue calls the global
+ *     setTimeout at call time, so long timers created in this process are unref'd: they still
+ *     fire if the process is alive for other reasons (a query in flight), they just no longer
+ *     keep it alive on their own. Only the CLI process loads this (through prisma.config.ts).
  */
 export function prepareCliEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnvironment {
   const databaseUrl = env.DATABASE_URL || undefined;

@@ -14,14 +14,25 @@ export type SqlClient = pg.PoolClient;
 export interface SqlPoolOptions {
   /** Connections in the pool; defaults to the URL's `connection_limit`, else 10. */
   poolSize?: number;
+  /** Told when an idle connection fails (default: a line on stderr). */
+  onIdleError?: (error: Error) => void;
 }
 
 export function createSqlPool(databaseUrl: string, options: SqlPoolOptions = {}): SqlPool {
   const { url, connectionLimit } = parseDatabaseUrl(databaseUrl);
-  return new SqlPool({
+  const pool = new SqlPool({
     connectionString: url,
     max: options.poolSize ?? connectionLimit ?? DEFAULT_POOL_SIZE,
   });
+  // An idle connection that dies (Postgres restarted, the connection terminated) is dropped by
+  // the pool and the next query opens another; unheard, the pool's 'error' event would end the
+  // process.
+  pool.on(
+    'error',
+    options.onIdleError ??
+      ((error) => console.error(`Postgres: an idle pooled connection failed: ${error.message}`)),
+  );
+  return pool;
 }
 
 /** Runs `work` in one transaction on one connection: committed when it resolves, else rolled back. */

@@ -6,11 +6,12 @@ import {
   ReportKind,
   ReportStatus,
   createPrismaClient,
+  createSqlPool,
   migrateDeploy,
   parseDatabaseUrl,
   type PrismaClient,
 } from '../src/index.js';
-import { createTempDatabase, type TempDatabase } from './database.js';
+import { createTempDatabase, withClient, type TempDatabase } from './database.js';
 
 let database: TempDatabase;
 let db: PrismaClient;
@@ -170,23 +171,6 @@ describe('createPrismaClient', () => {
     await expectUniqueViolation(db.user.create({ data: { email: 'ada@example.com' } }));
   });
 
-  it('reads name, "char" and their array types from raw queries (prisma/orm#27403)', async () => {
-    const rows = await db.$queryRaw<
-      { db: string; kind: string; names: string[]; kinds: string[] }[]
-    >`SELECT current_database() AS db,
-             'c'::"char" AS kind,
-             ARRAY['users', 'reports']::name[] AS names,
-             ARRAY['a', 'b']::"char"[] AS kinds`;
-    expect(rows).toEqual([
-      { db: database.name, kind: 'c', names: ['users', 'reports'], kinds: ['a', 'b'] },
-    ]);
-
-    // The catalogue query that crashed the schema engine: contype is "char".
-    const constraints = await db.$queryRaw<{ conname: string; contype: string }[]>`
-      SELECT conname, contype FROM pg_constraint WHERE conname = 'users_email_normalized_check'`;
-    expect(constraints).toEqual([{ conname: 'users_email_normalized_check', contype: 'c' }]);
-  });
-
   it('keeps at most poolSize connections', async () => {
     const rows = await Promise.all(
       Array.from(
@@ -203,12 +187,34 @@ describe('createPrismaClient', () => {
     await expect(
       db.$transaction(async (tx) => {
         await tx.target.create({ data: { projectId: project.id, name: 'rolled-back' } });
-        const [row] = await tx.$queryRaw<{ kind: string }[]>`SELECT 'x'::"char" AS kind`;
-        expect(row).toEqual({ kind: 'x' });
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
     expect(await db.target.count({ where: { projectId: project.id } })).toBe(0);
+  });
+});
+
+describe('createSqlPool', () => {
+  it('outlives an idle connection terminated by the server', async () => {
+    const failures: Error[] = [];
+    const pool = createSqlPool(database.url, { poolSize: 1, onIdleError: (e) => failures.push(e) });
+    try {
+      const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const dropped = new Promise((resolve) => pool.once('error', resolve));
+      await withClient(database.url, (admin) =>
+        admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]),
+      );
+      await dropped;
+      expect(failures[0]?.message).toMatch(/terminating connection/);
+      const again = await pool.query<{ one: number }>('SELECT 1 AS one');
+      expect(again.rows).toEqual([{ one: 1 }]);
+    } finally {
+      await pool.end();
+    }
+    // Without a listener of the caller's, the failure is still heard.
+    const plain = createSqlPool(database.url);
+    expect(plain.listenerCount('error')).toBe(1);
+    await plain.end();
   });
 });
 

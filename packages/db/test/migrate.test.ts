@@ -1,9 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import {
   PRISMA_MIGRATE_LOCK_KEY,
@@ -12,9 +9,7 @@ import {
   type MigrateResult,
 } from '../src/index.js';
 import { createTempDatabase, withClient, type TempDatabase } from './database.js';
-
-const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
-const prismaCli = createRequire(import.meta.url).resolve('prisma/build/index.js');
+import { prisma } from './prisma-cli.js';
 
 const databases: TempDatabase[] = [];
 async function freshDatabase(): Promise<TempDatabase> {
@@ -33,26 +28,6 @@ async function tableNames(url: string): Promise<string[]> {
         WHERE table_schema = 'public' ORDER BY table_name`,
     );
     return rows.map((row) => row.table_name);
-  });
-}
-
-interface CliRun {
-  code: number | null;
-  output: string;
-}
-
-/** Runs the Prisma CLI in packages/db, as a developer would. */
-function prisma(args: string[], databaseUrl: string): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [prismaCli, ...args], {
-      cwd: packageDir,
-      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_OPTIONS: '' },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
   });
 }
 

@@ -1,27 +1,33 @@
-// The Prisma 6.19 workarounds (src/prisma-workarounds.ts), each checked against the stock adapter
-// so that a Prisma upgrade that fixes one shows up here as a test to revisit.
+// The Prisma CLI workarounds (src/prisma-workarounds.ts), each shown to be still needed (the
+// stock setup fails without it) and to work, so that a Prisma upgrade that fixes one shows up
+// here as a failing test to revisit. Measurements of W5–W7: docs/benchmarks.md.
 
 import { PrismaPg } from '@prisma/adapter-pg';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PrismaClient } from '../src/index.js';
+import { PrismaClient, readMigrations } from '../src/index.js';
 import {
   MemtrailPgAdapterFactory,
-  createPool,
   CLI_LONG_TIMER_MS,
   prepareCliEnvironment,
   PLACEHOLDER_DATABASE_URL,
-  remapUnsupportedColumnTypes,
 } from '../src/prisma-workarounds.js';
 import { createTempDatabase, databaseExists, serverUrl, type TempDatabase } from './database.js';
+import { npmRun, prisma } from './prisma-cli.js';
 
 const query = (sql: string) => ({ sql, args: [], argTypes: [] });
 
 let database: TempDatabase;
+const scratch: TempDatabase[] = [];
+async function freshDatabase(): Promise<TempDatabase> {
+  const created = await createTempDatabase();
+  scratch.push(created);
+  return created;
+}
 beforeAll(async () => {
   database = await createTempDatabase();
 });
 afterAll(async () => {
-  await database?.drop();
+  await Promise.all([database, ...scratch].map((each) => each?.drop()));
 });
 
 describe('W1: name, "char" and name[] result columns', () => {
@@ -47,20 +53,6 @@ describe('W1: name, "char" and name[] result columns', () => {
     } finally {
       await adapter.dispose();
     }
-  });
-
-  it('are relabelled for plain pool users too, with object rows', async () => {
-    const pool = createPool({ connectionString: database.url });
-    try {
-      const { rows, fields } = await pool.query(`SELECT ARRAY['p','q']::name[] AS names`);
-      expect(rows).toEqual([{ names: ['p', 'q'] }]);
-      expect(fields[0]!.dataTypeID).toBe(1009);
-    } finally {
-      await pool.end();
-    }
-    // Results without fields (e.g. from a command) pass untouched.
-    expect(() => remapUnsupportedColumnTypes({ command: 'BEGIN' })).not.toThrow();
-    expect(() => remapUnsupportedColumnTypes(undefined)).not.toThrow();
   });
 });
 
@@ -99,6 +91,19 @@ describe('W2: shadow database', () => {
 });
 
 describe('W3: migration scripts', () => {
+  it('are split on every ";" by the stock adapter, which then fails on our first migration', async () => {
+    // Its comments hold semicolons: the text after one is sent as SQL.
+    const [first] = await readMigrations();
+    const stock = await new PrismaPg({
+      connectionString: (await freshDatabase()).url,
+    }).connect();
+    try {
+      await expect(stock.executeScript(first!.sql)).rejects.toThrow(/syntax error/);
+    } finally {
+      await stock.dispose();
+    }
+  });
+
   it('reach the server whole, semicolons in bodies and literals included', async () => {
     const adapter = await new MemtrailPgAdapterFactory(database.url).connect();
     try {
@@ -117,6 +122,10 @@ describe('W3: migration scripts', () => {
         query(`SELECT to_regclass('partial')::text`),
       );
       expect(partial).toEqual([[null]]);
+
+      for (const migration of await readMigrations()) await adapter.executeScript(migration.sql);
+      const { rows: tables } = await adapter.queryRaw(query(`SELECT to_regclass('reports')::text`));
+      expect(tables).toEqual([['reports']]);
     } finally {
       await adapter.dispose();
     }
@@ -136,9 +145,27 @@ describe('W4: prepareCliEnvironment', () => {
     });
     expect(set.DATABASE_URL).toBe('postgres://h/db');
   });
+
+  it('lets the CLI read the schema offline without DATABASE_URL', async () => {
+    // Without the placeholder, the CLI fetches the Rust library engine before doing anything.
+    const validate = await prisma(['validate'], undefined);
+    expect(validate.output).toContain('is valid');
+    expect(validate.code).toBe(0);
+  });
 });
 
-describe('W5: the CLI exits once its work is done', () => {
+describe('W5: a migrate command exits once done', () => {
+  it('though the schema engine leaves 10 s timers and the CLI its connection behind', async () => {
+    const deploy = await prisma(['migrate', 'deploy'], (await freshDatabase()).url);
+    expect(deploy.code).toBe(0);
+    // The schema engine's timers (never cleared) did not keep the process alive: it exited with
+    // some pending. Without W5 they all fire first; were they cleared, none would be pending.
+    expect(deploy.atExit.pendingCliTimers).toBeGreaterThan(0);
+    // Nor did the pool's idle connection, which the CLI never closes (allowExitOnIdle): it was
+    // still open. Without it the pool closes it after idleTimeoutMillis, then the process exits.
+    expect(deploy.atExit.openSockets).toBeGreaterThan(0);
+  });
+
   it("unrefs the schema engine's long timers, and only long ones", () => {
     prepareCliEnvironment({});
     const long = setTimeout(() => undefined, CLI_LONG_TIMER_MS);
@@ -151,5 +178,23 @@ describe('W5: the CLI exits once its work is done', () => {
       clearTimeout(long);
       clearTimeout(short);
     }
+  });
+});
+
+describe('W6: migrate dev on a database with pending migrations', () => {
+  it('fails in the stock CLI after applying them', async () => {
+    const dev = await prisma(['migrate', 'dev', '--skip-generate'], (await freshDatabase()).url);
+    expect(dev.output).toContain(
+      'PostgreSQL shadow DB must be provided through an external factory',
+    );
+  });
+
+  it('passes through `npm run migrate:dev`, which applies them first', async () => {
+    const { url } = await freshDatabase();
+    const dev = await npmRun('migrate:dev', ['--skip-generate'], url);
+    expect(dev.output).toContain('Already in sync');
+    expect(dev.code).toBe(0);
+    const status = await prisma(['migrate', 'status'], url);
+    expect(status.output).toContain('Database schema is up to date');
   });
 });
