@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ServerTCP } from '@nestjs/microservices';
 import { ClickHouseClient } from '@memtrail/clickhouse';
 import { loadConfig } from '@memtrail/config';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import { createLogger, NestPinoLogger } from '@memtrail/logging';
 import { ServiceMetrics, startMetricsServer } from '@memtrail/metrics';
 import { AppModule } from './app.module.js';
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   await app.listen();
   // The TCP transport has no HTTP: probes and Prometheus use this side port.
   if (config.METRICS_PORT > 0) {
-    const prisma = app.get(PrismaClient);
+    const sql = app.get(SqlPool);
     const clickhouse = app.get(ClickHouseClient);
     await startMetricsServer({
       metrics,
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
       host: config.METRICS_HOST,
       // Ready when both stores this service reads answer.
       ready: async () => {
-        await prisma.$queryRaw`SELECT 1`;
+        await sql.query('SELECT 1');
         const ping = await clickhouse.ping();
         if (!ping.success) throw new Error(`ClickHouse: ${ping.error.message}`);
       },

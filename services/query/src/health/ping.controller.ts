@@ -2,12 +2,12 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { measureCheck, QueryPatterns, type QueryPingReply } from '@memtrail/contracts';
 import { ClickHouseClient } from '@memtrail/clickhouse';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 
 @Controller()
 export class PingController {
   constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
   ) {}
 
@@ -15,7 +15,7 @@ export class PingController {
   @MessagePattern(QueryPatterns.ping)
   async ping(): Promise<QueryPingReply> {
     const [postgres, clickhouse] = await Promise.all([
-      measureCheck(() => this.prisma.$queryRaw`SELECT 1`),
+      measureCheck(() => this.sql.query('SELECT 1')),
       measureCheck(async () => {
         const result = await this.clickhouse.ping();
         if (!result.success) throw result.error;

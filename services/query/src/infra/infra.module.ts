@@ -8,7 +8,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { ClickHouseClient, createClickHouse } from '@memtrail/clickhouse';
-import { createPrismaClient, createSqlPool, PrismaClient, SqlPool } from '@memtrail/db';
+import { createSqlPool, SqlPool } from '@memtrail/db';
 import { closeAll } from '@memtrail/logging';
 import { QueryConfig } from '../config.js';
 
@@ -17,7 +17,6 @@ class ConnectionCloser implements OnApplicationShutdown {
   private readonly logger = new Logger('Shutdown');
 
   constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
   ) {}
@@ -25,8 +24,7 @@ class ConnectionCloser implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await closeAll(
       {
-        postgres: () => this.prisma.$disconnect(),
-        'postgres pool': () => this.sql.end(),
+        postgres: () => this.sql.end(),
         clickhouse: () => this.clickhouse.close(),
       },
       this.logger,
@@ -43,8 +41,7 @@ export class InfraModule {
       module: InfraModule,
       providers: [
         { provide: QueryConfig, useValue: config },
-        { provide: PrismaClient, useFactory: () => createPrismaClient(config.DATABASE_URL) },
-        // Plain SQL for the reads of report versions and block events (see SqlPool).
+        // Every read is on a request's path: plain SQL (see SqlPool), no Prisma client.
         { provide: SqlPool, useFactory: () => createSqlPool(config.DATABASE_URL) },
         {
           provide: ClickHouseClient,
@@ -53,7 +50,7 @@ export class InfraModule {
         },
         ConnectionCloser,
       ],
-      exports: [QueryConfig, PrismaClient, SqlPool, ClickHouseClient],
+      exports: [QueryConfig, SqlPool, ClickHouseClient],
     };
   }
 }

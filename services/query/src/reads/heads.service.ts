@@ -1,51 +1,43 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { HeadsData, TargetRef } from '@memtrail/contracts';
-import { PrismaClient } from '@memtrail/db';
-import { commitInfo } from './report-rows.js';
+import { SqlPool } from '@memtrail/db';
+import { commitInfo, type ReportRecord } from './report-rows.js';
 import { ReportsRepository } from './reports.repository.js';
 
 @Injectable()
 export class HeadsService {
   constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(ReportsRepository) private readonly reports: ReportsRepository,
   ) {}
 
   async heads(ref: TargetRef): Promise<HeadsData> {
     const target = await this.reports.target(ref);
-    const rows = await this.prisma.head.findMany({
-      where: { targetId: target.id },
-      orderBy: [{ updatedAt: 'desc' }, { branch: 'asc' }],
-      select: {
-        branch: true,
-        commitSha: true,
-        updatedAt: true,
-        report: {
-          select: {
-            kind: true,
-            status: true,
-            commit: {
-              select: {
-                sha: true,
-                message: true,
-                authorName: true,
-                authorEmail: true,
-                committedAt: true,
-                tags: true,
-              },
-            },
-          },
-        },
-      },
-    });
+    const { rows } = await this.sql.query<
+      {
+        branch: string;
+        commitSha: string;
+        updatedAt: Date;
+        kind: ReportRecord['kind'];
+        status: ReportRecord['status'];
+      } & ReportRecord['commit']
+    >(
+      `SELECT h.branch, h.commit_sha AS "commitSha", h.updated_at AS "updatedAt", r.kind,
+              r.status, c.sha, c.message, c.author_name AS "authorName",
+              c.author_email AS "authorEmail", c.committed_at AS "committedAt", c.tags
+       FROM heads h JOIN reports r ON r.id = h.report_id JOIN commits c ON c.id = r.commit_id
+       WHERE h.target_id = $1
+       ORDER BY h.updated_at DESC, h.branch ASC`,
+      [target.id],
+    );
     return {
-      heads: rows.map((h) => ({
-        branch: h.branch,
-        commit_sha: h.commitSha,
-        updated_at: h.updatedAt.toISOString(),
-        kind: h.report.kind,
-        status: h.report.status,
-        commit: commitInfo(h.report.commit),
+      heads: rows.map(({ branch, commitSha, updatedAt, kind, status, ...commit }) => ({
+        branch,
+        commit_sha: commitSha,
+        updated_at: updatedAt.toISOString(),
+        kind,
+        status,
+        commit: commitInfo(commit),
       })),
     };
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RegionPlan, type TargetRef } from '@memtrail/contracts';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import { notFound } from './errors.js';
 import type { ReportRecord } from './report-rows.js';
 
@@ -16,31 +16,47 @@ export interface TargetRecord {
   planKey: string;
 }
 
-const REPORT_SELECT = {
-  id: true,
-  targetId: true,
-  kind: true,
-  status: true,
-  branch: true,
-  parentSha: true,
-  overwriteCount: true,
-  version: true,
-  ingestedVersion: true,
-  symbolCount: true,
-  createdAt: true,
-  regionTotals: true,
-  sectionTotals: true,
-  commit: {
-    select: {
-      sha: true,
-      message: true,
-      authorName: true,
-      authorEmail: true,
-      committedAt: true,
-      tags: true,
-    },
-  },
-} as const;
+/** A report with its commit, as the columns of REPORT_COLUMNS name them. */
+interface ReportRow {
+  id: string;
+  targetId: string;
+  kind: ReportRecord['kind'];
+  status: ReportRecord['status'];
+  branch: string | null;
+  parentSha: string | null;
+  overwriteCount: number;
+  version: number;
+  ingestedVersion: number | null;
+  symbolCount: number;
+  createdAt: Date;
+  regionTotals: unknown;
+  sectionTotals: unknown;
+  sha: string;
+  message: string | null;
+  authorName: string | null;
+  authorEmail: string | null;
+  committedAt: Date | null;
+  tags: string[];
+}
+
+/** Columns of ReportRow, from `reports r JOIN commits c` (never the payload). */
+const REPORT_COLUMNS = `r.id, r.target_id AS "targetId", r.kind, r.status, r.branch,
+  r.parent_sha AS "parentSha", r.overwrite_count AS "overwriteCount", r.version,
+  r.ingested_version AS "ingestedVersion", r.symbol_count AS "symbolCount",
+  r.created_at AS "createdAt", r.region_totals AS "regionTotals",
+  r.section_totals AS "sectionTotals", c.sha, c.message, c.author_name AS "authorName",
+  c.author_email AS "authorEmail", c.committed_at AS "committedAt", c.tags`;
+
+function reportRecord(
+  { sha, message, authorName, authorEmail, committedAt, tags, ...report }: ReportRow,
+  target: TargetRecord,
+): ReportRecord {
+  return {
+    ...report,
+    commit: { sha, message, authorName, authorEmail, committedAt, tags },
+    ...targetFields(target),
+  };
+}
 
 const targetFields = ({ projectId, name, plan, planKey }: TargetRecord) => ({
   projectId,
@@ -49,18 +65,25 @@ const targetFields = ({ projectId, name, plan, planKey }: TargetRecord) => ({
   planKey,
 });
 
-/** Targets and single reports, looked up by the names and SHAs of the URL. */
+/** Targets and single reports, looked up by the names and SHAs of the URL (plain SQL: SqlPool). */
 @Injectable()
 export class ReportsRepository {
-  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+  constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
 
   async target(ref: TargetRef): Promise<TargetRecord> {
-    const row = UUID.test(ref.projectId)
-      ? await this.prisma.target.findUnique({
-          where: { projectId_name: { projectId: ref.projectId, name: ref.target } },
-          select: { id: true, projectId: true, name: true, regionConfig: true },
-        })
-      : null;
+    const { rows } = UUID.test(ref.projectId)
+      ? await this.sql.query<{
+          id: string;
+          projectId: string;
+          name: string;
+          regionConfig: unknown;
+        }>(
+          `SELECT id, project_id AS "projectId", name, region_config AS "regionConfig"
+           FROM targets WHERE project_id = $1 AND name = $2`,
+          [ref.projectId, ref.target],
+        )
+      : { rows: [] };
+    const row = rows[0];
     if (!row) throw notFound(`Target ${ref.target} not found`);
     const { regionConfig, ...target } = row;
     return {
@@ -72,12 +95,14 @@ export class ReportsRepository {
 
   /** The report of `sha` for the target; 404 names both when there is none. */
   async report(target: TargetRecord, sha: string): Promise<ReportRecord> {
-    const row = await this.prisma.report.findFirst({
-      where: { targetId: target.id, commit: { projectId: target.projectId, sha } },
-      select: REPORT_SELECT,
-    });
+    const { rows } = await this.sql.query<ReportRow>(
+      `SELECT ${REPORT_COLUMNS} FROM reports r JOIN commits c ON c.id = r.commit_id
+       WHERE r.target_id = $1 AND c.project_id = $2 AND c.sha = $3`,
+      [target.id, target.projectId, sha],
+    );
+    const row = rows[0];
     if (!row) throw notFound(`Commit ${sha} has no report for target ${target.name}`);
-    return { ...row, ...targetFields(target) };
+    return reportRecord(row, target);
   }
 
   /** The first and last ingested report of a branch within a time window (inclusive). */
@@ -87,34 +112,28 @@ export class ReportsRepository {
     from: Date | null,
     to: Date | null,
   ): Promise<[ReportRecord, ReportRecord]> {
-    const where = {
-      targetId: target.id,
-      branch,
-      ingestedVersion: { not: null },
-      commit: {
-        committedAt: { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}), not: null },
-      },
-    };
-    const [first, last] = await Promise.all([
-      this.prisma.report.findFirst({
-        where,
-        orderBy: { commit: { committedAt: 'asc' } },
-        select: REPORT_SELECT,
-      }),
-      this.prisma.report.findFirst({
-        where,
-        orderBy: { commit: { committedAt: 'desc' } },
-        select: REPORT_SELECT,
-      }),
-    ]);
+    const { rows } = await this.sql.query<ReportRow & { last: boolean }>(
+      `WITH window_reports AS (
+         SELECT ${REPORT_COLUMNS} FROM reports r JOIN commits c ON c.id = r.commit_id
+         WHERE r.target_id = $1 AND r.branch = $2 AND r.ingested_version IS NOT NULL
+           AND c.committed_at IS NOT NULL
+           AND ($3::timestamptz IS NULL OR c.committed_at >= $3)
+           AND ($4::timestamptz IS NULL OR c.committed_at <= $4)
+       )
+       (SELECT *, false AS last FROM window_reports ORDER BY "committedAt" ASC LIMIT 1)
+       UNION ALL
+       (SELECT *, true FROM window_reports ORDER BY "committedAt" DESC LIMIT 1)`,
+      [target.id, branch, from, to],
+    );
+    const first = rows.find((row) => !row.last);
+    const last = rows.find((row) => row.last);
     if (!first || !last) {
       throw notFound(
         `Branch ${branch} of target ${target.name} has no ingested report in that window`,
       );
     }
-    return [
-      { ...first, ...targetFields(target) },
-      { ...last, ...targetFields(target) },
-    ];
+    const record = ({ last: _, ...row }: ReportRow & { last: boolean }) =>
+      reportRecord(row, target);
+    return [record(first), record(last)];
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SeriesCommit, SeriesSelection } from '@memtrail/contracts';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import { walkChain } from './chain.js';
 import { notFound } from './errors.js';
 import type { TargetRecord } from './reports.repository.js';
@@ -28,7 +28,7 @@ export function seriesCommit(r: TimelineEntry): SeriesCommit {
 @Injectable()
 export class SelectionRepository {
   constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(TimelineCache) private readonly timelines: TimelineCache,
   ) {}
 
@@ -65,8 +65,10 @@ export class SelectionRepository {
   /** Section totals of selected reports (large, so not part of the timeline), by report id. */
   async sectionTotals(reports: TimelineEntry[]): Promise<Map<string, unknown>> {
     if (reports.length === 0) return new Map();
-    const rows = await this.prisma.$queryRaw<{ id: string; section_totals: unknown }[]>`
-      SELECT id::text AS id, section_totals FROM reports WHERE id = ANY(${reports.map((r) => r.id)}::uuid[])`;
+    const { rows } = await this.sql.query<{ id: string; section_totals: unknown }>(
+      'SELECT id::text AS id, section_totals FROM reports WHERE id = ANY($1::uuid[])',
+      [reports.map((r) => r.id)],
+    );
     return new Map(rows.map((r) => [r.id, r.section_totals]));
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReportKindName, ReportStatusName } from '@memtrail/contracts';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import type { TargetRecord } from './reports.repository.js';
 
 /** One report of a target with its commit: everything chains, series and pages need. */
@@ -49,7 +49,7 @@ const MAX_TARGETS = 32;
 export class TimelineCache {
   private readonly cache = new Map<string, Cached>();
 
-  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+  constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
 
   async get(target: TargetRecord): Promise<Timeline> {
     const stamp = await this.stamp(target);
@@ -68,24 +68,28 @@ export class TimelineCache {
   }
 
   private async stamp(target: TargetRecord): Promise<string> {
-    const [row] = await this.prisma.$queryRaw<{ stamp: string }[]>`
-      SELECT concat_ws('/',
+    const { rows } = await this.sql.query<{ stamp: string }>(
+      `SELECT concat_ws('/',
         (SELECT count(*) || ':' || coalesce(sum(extract(epoch FROM updated_at)), 0)
-           FROM reports WHERE target_id = ${target.id}::uuid),
+           FROM reports WHERE target_id = $1::uuid),
         (SELECT count(*) || ':' || coalesce(sum(extract(epoch FROM updated_at)), 0)
-           FROM commits WHERE project_id = ${target.projectId}::uuid)) AS stamp`;
-    return row!.stamp;
+           FROM commits WHERE project_id = $2::uuid)) AS stamp`,
+      [target.id, target.projectId],
+    );
+    return rows[0]!.stamp;
   }
 
   private async load(target: TargetRecord): Promise<Timeline> {
-    const rows = await this.prisma.$queryRaw<TimelineEntry[]>`
-      SELECT r.id::text AS id, c.sha, r.parent_sha, r.kind::text AS kind, r.status::text AS status,
+    const { rows } = await this.sql.query<TimelineEntry>(
+      `SELECT r.id::text AS id, c.sha, r.parent_sha, r.kind::text AS kind, r.status::text AS status,
              r.branch, r.ingested_version, r.created_at, c.committed_at, c.message,
              split_part(c.message, E'\n', 1) AS subject, c.author_name, c.author_email, c.tags,
              r.region_totals, jsonb_hash_extended(r.region_totals, 0)::text AS totals_key
       FROM reports r JOIN commits c ON c.id = r.commit_id
-      WHERE r.target_id = ${target.id}::uuid
-      ORDER BY c.committed_at DESC NULLS LAST, r.created_at DESC`;
+      WHERE r.target_id = $1::uuid
+      ORDER BY c.committed_at DESC NULLS LAST, r.created_at DESC`,
+      [target.id],
+    );
     return { bySha: new Map(rows.map((e) => [e.sha, e])), newestFirst: rows };
   }
 }
