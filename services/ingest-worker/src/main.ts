@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { Queue } from 'bullmq';
 import { ClickHouseClient } from '@memtrail/clickhouse';
 import { loadConfig } from '@memtrail/config';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import { createLogger, NestPinoLogger } from '@memtrail/logging';
 import { registerQueueMetrics, ServiceMetrics, startMetricsServer } from '@memtrail/metrics';
 import { createRedisConnection, QueueNames } from '@memtrail/queue';
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
       (name) => new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX }),
     );
     registerQueueMetrics(metrics, queues);
-    const prisma = app.get(PrismaClient);
+    const sql = app.get(SqlPool);
     const clickhouse = app.get(ClickHouseClient);
     const server = await startMetricsServer({
       metrics,
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
       host: config.METRICS_HOST,
       // Ready when every store a job needs answers.
       ready: async () => {
-        await prisma.$queryRaw`SELECT 1`;
+        await sql.query('SELECT 1');
         await redis.ping();
         const ping = await clickhouse.ping();
         if (!ping.success) throw new Error(`ClickHouse: ${ping.error.message}`);

@@ -8,7 +8,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { ClickHouseClient, createClickHouse } from '@memtrail/clickhouse';
-import { createPrismaClient, createSqlPool, PrismaClient, SqlPool } from '@memtrail/db';
+import { createSqlPool, SqlPool } from '@memtrail/db';
 import { ServiceMetrics } from '@memtrail/metrics';
 import { closeAll } from '@memtrail/logging';
 import { WorkerConfig } from '../config.js';
@@ -18,7 +18,6 @@ class ConnectionCloser implements OnApplicationShutdown {
   private readonly logger = new Logger('Shutdown');
 
   constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
   ) {}
@@ -26,8 +25,7 @@ class ConnectionCloser implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await closeAll(
       {
-        postgres: () => this.prisma.$disconnect(),
-        'postgres pool': () => this.sql.end(),
+        postgres: () => this.sql.end(),
         clickhouse: () => this.clickhouse.close(),
       },
       this.logger,
@@ -35,7 +33,7 @@ class ConnectionCloser implements OnApplicationShutdown {
   }
 }
 
-/** Postgres (Prisma, and plain SQL for the per-job statements) and ClickHouse (where their rows go), injectable by type. */
+/** Postgres (plain SQL: every statement runs per job, see SqlPool) and ClickHouse (where the blocks go), injectable by type. */
 @Global()
 @Module({})
 export class InfraModule {
@@ -45,7 +43,6 @@ export class InfraModule {
       providers: [
         { provide: WorkerConfig, useValue: config },
         { provide: ServiceMetrics, useValue: new ServiceMetrics('ingest-worker') },
-        { provide: PrismaClient, useFactory: () => createPrismaClient(config.DATABASE_URL) },
         { provide: SqlPool, useFactory: () => createSqlPool(config.DATABASE_URL) },
         {
           provide: ClickHouseClient,
@@ -54,7 +51,7 @@ export class InfraModule {
         },
         ConnectionCloser,
       ],
-      exports: [WorkerConfig, PrismaClient, SqlPool, ClickHouseClient, ServiceMetrics],
+      exports: [WorkerConfig, SqlPool, ClickHouseClient, ServiceMetrics],
     };
   }
 }

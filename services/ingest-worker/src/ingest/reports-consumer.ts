@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { DelayedError, RateLimitError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import { acceptRequestId, runWithRequestId } from '@memtrail/logging';
 import { ServiceMetrics } from '@memtrail/metrics';
 import { createRedisConnection, QueueNames, type IngestReportJob } from '@memtrail/queue';
@@ -30,7 +30,7 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
     @Inject(IngestReportService) private readonly ingest: IngestReportService,
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
   ) {}
 
@@ -105,10 +105,11 @@ export class ReportsConsumer implements OnApplicationBootstrap, OnApplicationShu
     );
     if (!final) return;
     this.metrics.errors.inc({ kind: 'job_failed' });
-    await this.prisma.report.updateMany({
-      where: { id: job.data.reportId, ...(job.data.version ? { version: job.data.version } : {}) },
-      data: { status: 'failed', lastError: error.message.slice(0, 2000) },
-    });
+    await this.sql.query(
+      `UPDATE reports SET status = 'failed', last_error = $3, updated_at = now()
+       WHERE id = $1 AND ($2::int IS NULL OR version = $2)`,
+      [job.data.reportId, job.data.version ?? null, error.message.slice(0, 2000)],
+    );
   }
 
   /** Lets running jobs finish, then closes the connection (BullMQ leaves a passed-in one open). */

@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import { ServiceMetrics } from '@memtrail/metrics';
 import {
   createRedisConnection,
@@ -38,7 +38,7 @@ export class ReportsSweeper implements OnApplicationBootstrap, OnApplicationShut
 
   constructor(
     @Inject(WorkerConfig) private readonly config: WorkerConfig,
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
   ) {}
 
@@ -89,15 +89,16 @@ export class ReportsSweeper implements OnApplicationBootstrap, OnApplicationShut
     // burst of uploads) must not hide the lost jobs behind it, nor make them wait for it.
     let cursor: string | undefined;
     for (let page = 0; page < SWEEP_MAX_PAGES; page++) {
-      const pending = await this.prisma.report.findMany({
-        where: { status: 'pending', updatedAt: { lt: before } },
-        select: { id: true, version: true },
-        // Uploads in their order among equals (reports marked for reingestion together), so a
-        // parent is queued before the identical builds that copy its rows.
-        orderBy: [{ updatedAt: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
-        take: SWEEP_PAGE,
-        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      });
+      // Uploads in their order among equals (reports marked for reingestion together), so a
+      // parent is queued before the identical builds that copy its rows.
+      const { rows: pending } = await this.sql.query<{ id: string; version: number }>(
+        `SELECT id::text, version FROM reports
+         WHERE status = 'pending' AND updated_at < $1
+           AND ($2::uuid IS NULL OR (updated_at, created_at, id) >
+             (SELECT updated_at, created_at, id FROM reports WHERE id = $2))
+         ORDER BY updated_at, created_at, id LIMIT $3`,
+        [before, cursor ?? null, SWEEP_PAGE],
+      );
       if (pending.length === 0) break;
       const queue = this.reportsQueue();
       const jobs = pending.map((report) => ({ reportId: report.id, version: report.version }));
