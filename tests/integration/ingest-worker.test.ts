@@ -688,9 +688,7 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
 
   it('sweeps from one worker per interval, whichever claims it first in Redis', async () => {
     const config = { ...worker.get(WorkerConfig), SWEEP_INTERVAL_MS: 60_000 };
-    const sweepers = [1, 2].map(
-      () => new ReportsSweeper(config, prisma, worker.get(ServiceMetrics)),
-    );
+    const sweepers = [1, 2].map(() => new ReportsSweeper(config, sql, worker.get(ServiceMetrics)));
     try {
       const passes = await Promise.all(sweepers.map((sweeper) => sweeper.tick()));
       expect(passes.filter((pass) => pass === undefined)).toHaveLength(1);
