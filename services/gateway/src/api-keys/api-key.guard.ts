@@ -11,7 +11,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { PROJECT_HEADER, type ApiKeyScope } from '@memtrail/contracts';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import type { Request } from 'express';
 import type { ApiKeyPrincipal, VerifiedApiKey } from './api-key-principal.js';
 import { ApiKeyService } from './api-key.service.js';
@@ -49,7 +49,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly keys: ApiKeyService,
     private readonly reflector: Reflector,
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -79,15 +79,13 @@ export class ApiKeyGuard implements CanActivate {
         `An organisation CI token must name its project: send the ${PROJECT_HEADER} header with a project id or name`,
       );
     }
-    const matches = await this.prisma.project.findMany({
-      where: {
-        organizationId: key.organizationId,
-        deletedAt: null,
-        ...(UUID.test(value) ? { id: value } : { name: value }),
-      },
-      select: { id: true },
-      take: 2,
-    });
+    // Runs per upload of an organisation token: plain SQL (see SqlPool).
+    const { rows: matches } = await this.sql.query<{ id: string }>(
+      `SELECT id FROM projects
+       WHERE organization_id = $1 AND deleted_at IS NULL AND (id = $2::uuid OR name = $3)
+       LIMIT 2`,
+      UUID.test(value) ? [key.organizationId, value, null] : [key.organizationId, null, value],
+    );
     if (matches.length === 0) {
       throw new ForbiddenException(`No project "${value}" in the token's organisation`);
     }

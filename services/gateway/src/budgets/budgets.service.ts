@@ -12,7 +12,7 @@ import {
   type BudgetStatusData,
   type TargetRef,
 } from '@memtrail/contracts';
-import { PrismaClient, Prisma, type Budget as BudgetRow } from '@memtrail/db';
+import { PrismaClient, Prisma, SqlPool, type Budget as BudgetRow } from '@memtrail/db';
 import { regionsSeen } from '../projects/target-regions.js';
 import { branchMatches } from '../ci-summary/budget-alerts.js';
 import { shownRegions } from '../ci-summary/region-view.js';
@@ -77,7 +77,10 @@ function parse(
  */
 @Injectable()
 export class BudgetsService {
-  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+  constructor(
+    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
+  ) {}
 
   private async target({ projectId, target }: TargetRef): Promise<TargetRow> {
     const row = await this.prisma.target.findUnique({
@@ -94,7 +97,7 @@ export class BudgetsService {
 
   private async input(ref: TargetRef, body: BudgetInput) {
     const target = await this.target(ref);
-    const regions = (await regionsSeen(this.prisma, target.id)).map((region) => region.name);
+    const regions = (await regionsSeen(this.sql, target.id)).map((region) => region.name);
     return { targetId: target.id, data: parse(body, target, regions) };
   }
 

@@ -7,7 +7,7 @@ import {
   type QueryPingReply,
   type ReadinessReport,
 } from '@memtrail/contracts';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import { Redis } from 'ioredis';
 import { firstValueFrom, timeout } from 'rxjs';
 import { GatewayConfig } from '../config.js';
@@ -15,7 +15,7 @@ import { GatewayConfig } from '../config.js';
 @Injectable()
 export class ReadinessService {
   constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(Redis) private readonly redis: Redis,
     @Inject(ClientProxy) private readonly query: ClientProxy,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
@@ -29,7 +29,7 @@ export class ReadinessService {
   async check(): Promise<ReadinessReport> {
     let reply: QueryPingReply | undefined;
     const [postgres, redis, query] = await Promise.all([
-      measureCheck(() => this.prisma.$queryRaw`SELECT 1`),
+      measureCheck(() => this.sql.query('SELECT 1')),
       measureCheck(async () => {
         const answer = await this.redis.ping();
         if (answer !== 'PONG') throw new Error(`unexpected PING reply ${answer}`);

@@ -5,7 +5,7 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { PrismaClient } from '@memtrail/db';
+import { PrismaClient, SqlPool } from '@memtrail/db';
 import { createRedisConnection, QueueNames, type ProjectPurgeJob } from '@memtrail/queue';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -38,6 +38,7 @@ export class ProjectDeletionService implements OnModuleInit, OnApplicationShutdo
 
   constructor(
     @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {
     this.connection = createRedisConnection(config.REDIS_URL);
@@ -124,11 +125,15 @@ export class ProjectDeletionService implements OnModuleInit, OnApplicationShutdo
     }
     // A block weighs about a kilobyte; a long history holds tens of thousands per target.
     while (
-      (await this.prisma.$executeRaw`
-        DELETE FROM symbol_blocks WHERE (target_id, hash) IN (
-          SELECT target_id, hash FROM symbol_blocks
-          WHERE target_id IN (SELECT id FROM targets WHERE project_id = ${projectId}::uuid)
-          LIMIT ${BATCH * 10})`) > 0
+      ((
+        await this.sql.query(
+          `DELETE FROM symbol_blocks WHERE (target_id, hash) IN (
+             SELECT target_id, hash FROM symbol_blocks
+             WHERE target_id IN (SELECT id FROM targets WHERE project_id = $1::uuid)
+             LIMIT $2)`,
+          [projectId, BATCH * 10],
+        )
+      ).rowCount ?? 0) > 0
     );
     await this.prisma.project.deleteMany({ where: { id: projectId } });
   }

@@ -1,25 +1,20 @@
 import type { SeenRegion } from '@memtrail/contracts';
-import type { PrismaClient } from '@memtrail/db';
+import type { SqlPool } from '@memtrail/db';
 
 /**
  * Every region name a target's reports have had, each with its figures in the newest report
  * that has it (from the totals stored with each report), in address order. What budgets may
  * name and what the region config page offers.
  */
-export async function regionsSeen(
-  prisma: Pick<PrismaClient, '$queryRaw'>,
-  targetId: string,
-): Promise<SeenRegion[]> {
-  const rows = await prisma.$queryRaw<
-    {
-      name: string;
-      address: number;
-      limit_size: number;
-      used_size: number;
-      last_seen: Date | null;
-    }[]
-  >`
-    SELECT DISTINCT ON (region.key) region.key AS name,
+export async function regionsSeen(sql: SqlPool, targetId: string): Promise<SeenRegion[]> {
+  const { rows } = await sql.query<{
+    name: string;
+    address: number;
+    limit_size: number;
+    used_size: number;
+    last_seen: Date | null;
+  }>(
+    `SELECT DISTINCT ON (region.key) region.key AS name,
            coalesce((region.value->>'address')::float8, 0) AS address,
            coalesce((region.value->>'limit_size')::float8, 0) AS limit_size,
            coalesce((region.value->>'used_size')::float8, 0) AS used_size,
@@ -29,8 +24,10 @@ export async function regionsSeen(
     CROSS JOIN LATERAL jsonb_each(
       CASE WHEN jsonb_typeof(r.region_totals) = 'object' THEN r.region_totals ELSE '{}' END
     ) AS region
-    WHERE r.target_id = ${targetId}::uuid
-    ORDER BY region.key, c.committed_at DESC NULLS LAST, r.created_at DESC`;
+    WHERE r.target_id = $1::uuid
+    ORDER BY region.key, c.committed_at DESC NULLS LAST, r.created_at DESC`,
+    [targetId],
+  );
   return rows
     .map((row) => ({
       name: row.name,

@@ -78,7 +78,7 @@ export class TargetsService {
     if (!row) throw new NotFoundException(`Target ${target} not found`);
     return {
       region_config: row.regionConfig as RegionConfig,
-      regions: await regionsSeen(this.prisma, row.id),
+      regions: await regionsSeen(this.sql, row.id),
     };
   }
 

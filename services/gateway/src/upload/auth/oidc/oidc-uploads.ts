@@ -1,6 +1,6 @@
 import { ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { sameRepository } from '@memtrail/contracts';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import type { ValidUpload } from '../../validate-upload.js';
 import { PullRequests, type LinkedProject } from '../pull-requests.js';
 import { KEY_HOLDER_POLICY, type UploadGrant, type Uploader } from '../uploader.js';
@@ -17,16 +17,24 @@ import { OidcTokens } from './oidc-tokens.js';
 export class OidcUploads {
   constructor(
     @Inject(OidcTokens) private readonly tokens: OidcTokens,
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    // Runs per upload: plain SQL (see SqlPool).
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(PullRequests) private readonly pullRequests: PullRequests,
   ) {}
 
   async uploader(token: string): Promise<Uploader> {
     const { projectId, claims } = await this.tokens.verify(token);
-    const row = await this.prisma.project.findUnique({
-      where: { id: projectId, deletedAt: null },
-      select: { oidcUploads: true, githubRepository: true, githubRepositoryId: true },
-    });
+    const { rows } = await this.sql.query<{
+      oidcUploads: boolean;
+      githubRepository: string | null;
+      githubRepositoryId: string | null;
+    }>(
+      `SELECT oidc_uploads AS "oidcUploads", github_repository AS "githubRepository",
+              github_repository_id AS "githubRepositoryId"
+       FROM projects WHERE id = $1 AND deleted_at IS NULL`,
+      [projectId],
+    );
+    const row = rows[0];
     if (!row?.oidcUploads || !row.githubRepository) {
       throw new UnauthorizedException(
         `Project ${projectId} does not accept OIDC uploads: link its repository and turn ` +
@@ -52,7 +60,7 @@ export class OidcUploads {
     const project: LinkedProject = {
       id: projectId,
       repository: row.githubRepository,
-      repositoryId: row.githubRepositoryId,
+      repositoryId: row.githubRepositoryId === null ? null : BigInt(row.githubRepositoryId),
     };
     const permission = oidcPermission(claims);
     return {

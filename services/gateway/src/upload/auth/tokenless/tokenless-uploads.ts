@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import type { Request } from 'express';
 import { GatewayConfig } from '../../../config.js';
 import { RateLimitService } from '../../../rate-limit/rate-limit.service.js';
@@ -22,7 +22,8 @@ export class TokenlessUploads {
   private readonly logger = new Logger(TokenlessUploads.name);
 
   constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    // Runs per upload: plain SQL (see SqlPool).
+    @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(PullRequests) private readonly pullRequests: PullRequests,
     @Inject(RateLimitService) private readonly limits: RateLimitService,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
@@ -41,10 +42,18 @@ export class TokenlessUploads {
           '--github on pull_request events); otherwise send Authorization: Bearer <key>',
       );
     }
-    const project = await this.prisma.project.findFirst({
-      where: { githubRepository: context.repository, tokenlessUploads: true, deletedAt: null },
-      select: { id: true, githubRepository: true, githubRepositoryId: true },
-    });
+    const { rows } = await this.sql.query<{
+      id: string;
+      githubRepository: string;
+      githubRepositoryId: string | null;
+    }>(
+      `SELECT id, github_repository AS "githubRepository",
+              github_repository_id AS "githubRepositoryId"
+       FROM projects
+       WHERE github_repository = $1 AND tokenless_uploads AND deleted_at IS NULL LIMIT 1`,
+      [context.repository],
+    );
+    const project = rows[0];
     if (!project) {
       throw new UnauthorizedException(
         `No project takes tokenless uploads from ${context.repository}: link the repository ` +
@@ -60,8 +69,8 @@ export class TokenlessUploads {
     }
     const linked = {
       id: project.id,
-      repository: project.githubRepository!,
-      repositoryId: project.githubRepositoryId,
+      repository: project.githubRepository,
+      repositoryId: project.githubRepositoryId === null ? null : BigInt(project.githubRepositoryId),
     };
     const pull = await this.pullRequests.verify(linked, context.prNumber, upload.commitSha, {
       requirePublic: true,
