@@ -5,7 +5,7 @@ import {
   type SummaryResponse,
   type SummaryTarget,
 } from '@memtrail/contracts';
-import { PrismaClient, SqlPool } from '@memtrail/db';
+import { SqlPool, type ReportKind } from '@memtrail/db';
 import { GatewayConfig } from '../config.js';
 import { evaluateBudgets, toBudgetRules } from './budget-alerts.js';
 import { changesAgainstParent } from './changes.js';
@@ -29,6 +29,23 @@ function summaryRegions(
     }));
 }
 
+/** A report of the commit as the summary reads it. */
+interface SummaryRow {
+  targetId: string;
+  parentSha: string | null;
+  branch: string | null;
+  kind: ReportKind;
+  prNumber: string | null;
+  regionTotals: unknown;
+  sectionTotals: unknown;
+  targetName: string;
+  regionConfig: unknown;
+  budgets: { name: string; branchPattern: string | null; limits: unknown }[] | null;
+  /** Null when the parent commit has no report for the target. */
+  parentRegionTotals: unknown;
+  parentSectionTotals: unknown;
+}
+
 /**
  * `GET /summary?commit=<sha>`: the changes and budget alerts of one commit across every target
  * of the key's project, for PR comments. Built from the stored totals, like the upload answer.
@@ -38,40 +55,49 @@ export class SummaryService {
   private readonly logger = new Logger(SummaryService.name);
 
   constructor(
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
 
   /** `commitSha`: checked by the operation's schema (lowercase hex). */
   async summary(projectId: string, commitSha: string): Promise<SummaryResponse['data']> {
-    const reports = await this.prisma.report.findMany({
-      where: { commit: { projectId, sha: commitSha } },
-      include: { target: { include: { budgets: true } } },
-      orderBy: { target: { name: 'asc' } },
-    });
+    // Every target's report of the commit, with its target, budgets and parent's totals: one
+    // statement (plain SQL, see SqlPool: CI asks for this once per run).
+    const { rows: reports } = await this.sql.query<SummaryRow>(
+      `SELECT r.target_id AS "targetId", r.parent_sha AS "parentSha", r.branch, r.kind,
+              r.pr_number AS "prNumber", r.region_totals AS "regionTotals",
+              r.section_totals AS "sectionTotals", t.name AS "targetName",
+              t.region_config AS "regionConfig",
+              (SELECT json_agg(json_build_object('name', b.name, 'branchPattern', b.branch_pattern,
+                        'limits', b.limits) ORDER BY b.created_at, b.name)
+               FROM budgets b WHERE b.target_id = t.id) AS budgets,
+              parent.region_totals AS "parentRegionTotals",
+              parent.section_totals AS "parentSectionTotals"
+       FROM reports r JOIN commits c ON c.id = r.commit_id JOIN targets t ON t.id = r.target_id
+       LEFT JOIN LATERAL (
+         SELECT p.region_totals, p.section_totals FROM reports p
+         JOIN commits pc ON pc.id = p.commit_id
+         WHERE p.target_id = r.target_id AND pc.project_id = c.project_id AND pc.sha = r.parent_sha
+         LIMIT 1
+       ) parent ON true
+       WHERE c.project_id = $1 AND c.sha = $2
+       ORDER BY t.name`,
+      [projectId, commitSha],
+    );
     if (reports.length === 0) {
       throw new NotFoundException(`No report for commit ${commitSha} in this project`);
     }
-    const parents = await this.prisma.report.findMany({
-      where: {
-        OR: reports
-          .filter((r) => r.parentSha)
-          .map((r) => ({ targetId: r.targetId, commit: { projectId, sha: r.parentSha! } })),
-      },
-      select: { targetId: true, regionTotals: true, sectionTotals: true },
-    });
-    const parentOf = new Map(
-      parents.map((p) => [p.targetId, storedTotals(p.regionTotals, p.sectionTotals)]),
-    );
 
     const base = this.config.CORE_URL;
     const targets: SummaryTarget[] = [];
     for (const report of reports) {
       const totals = storedTotals(report.regionTotals, report.sectionTotals);
-      const parent = report.parentSha ? (parentOf.get(report.targetId) ?? null) : null;
+      const parent =
+        report.parentRegionTotals === null
+          ? null
+          : storedTotals(report.parentRegionTotals, report.parentSectionTotals);
       // Regions as the target's region configuration shows them (region-view.ts).
-      const plan = RegionPlan.of(report.target.regionConfig);
+      const plan = RegionPlan.of(report.regionConfig);
       const regions = shownRegions(plan, totals);
       // PR comments are not latency-bound, so they always get symbol changes when available.
       const compared = await changesAgainstParent(
@@ -89,12 +115,12 @@ export class SummaryService {
         this.logger,
       );
       targets.push({
-        target_name: report.target.name,
-        dashboard_url: dashboardUrl(base, projectId, report.target.name),
+        target_name: report.targetName,
+        dashboard_url: dashboardUrl(base, projectId, report.targetName),
         comparison_url: comparisonUrl(
           base,
           projectId,
-          report.target.name,
+          report.targetName,
           report.parentSha,
           commitSha,
         ),
@@ -102,7 +128,7 @@ export class SummaryService {
         alerts: {
           budgets: presentAlerts(
             plan,
-            evaluateBudgets(toBudgetRules(report.target.budgets), regions, report.branch),
+            evaluateBudgets(toBudgetRules(report.budgets ?? []), regions, report.branch),
           ),
         },
         kind: report.kind,
