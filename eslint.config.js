@@ -28,6 +28,26 @@ export default tseslint.config(
     },
   },
   {
+    // Hand-written SQL goes through SqlPool (packages/db/README.md, "Prisma or SQL").
+    files: ['services/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...[
+          '$queryRaw',
+          '$executeRaw',
+          '$queryRawUnsafe',
+          '$executeRawUnsafe',
+          '$queryRawTyped',
+        ].map((property) => ({
+          property,
+          message:
+            'Write SQL through SqlPool; Prisma raw queries only inside a Prisma transaction.',
+        })),
+      ],
+    },
+  },
+  {
     files: ['web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },

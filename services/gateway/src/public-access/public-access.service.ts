@@ -104,6 +104,7 @@ export class PublicAccessService {
     const row = await this.prisma.$transaction(async (tx) => {
       if (tokenless) {
         // Serialised per repository, so two projects cannot both take its tokenless uploads.
+        // eslint-disable-next-line no-restricted-properties -- must run in this transaction
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`tokenless/${repository!.toLowerCase()}`}, 0))`;
         const taken = await tx.project.findFirst({
           where: {
