@@ -246,7 +246,9 @@ export async function readStoredEnvelope(
     version.targetId,
     record.entries.map((e) => e.hash),
   );
-  const symbols = reportSymbols(record, (hash) => blocks.get(hash)!).map(uploadedSymbol);
+  const symbols = reportSymbols(record, (hash) => blocks.get(hash)!).map((s) =>
+    uploadedSymbol(s, s.address, s.section),
+  );
   return {
     ...version.header,
     memory_analysis: { ...version.header.memory_analysis, symbols },

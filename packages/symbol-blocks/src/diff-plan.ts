@@ -121,16 +121,7 @@ function reducedSide(
       const block: Block = blockOf(entry.hash);
       block.symbols.forEach((s, ordinal) => {
         if (!needed.has(s.name)) return;
-        visit(
-          index,
-          ordinal,
-          uploadedSymbol({
-            ...s,
-            address: entry.base + s.rel,
-            section: block.section,
-            region: entry.region,
-          }),
-        );
+        visit(index, ordinal, uploadedSymbol(s, entry.base + s.rel, block.section));
         const k = `${block.section}\u0000${entry.region}`;
         included.set(k, (included.get(k) ?? 0) + s.size);
       });

@@ -30,6 +30,7 @@ export function blockEvents(
  * Occurrences of the given blocks in each wanted version: the sum of the events along the chain
  * of bases, walked once per version whatever the number of wanted versions. `baseOf` gives a
  * version's base (undefined for a version without one); `eventsOf` its events among the blocks.
+ * Blocks a version does not hold are absent from its map.
  */
 export function occurrences(
   wanted: readonly string[],
@@ -53,8 +54,14 @@ export function occurrences(
     for (let i = path.length - 1; i >= 0; i--) {
       const events = eventsOf(path[i]!);
       if (events && events.size > 0) {
+        // Blocks a version no longer holds are dropped, so each copy is as small as what the
+        // version holds among the blocks asked about (a few, for one symbol's history).
         const next = new Map(counts);
-        for (const [hash, delta] of events) next.set(hash, (next.get(hash) ?? 0) + delta);
+        for (const [hash, delta] of events) {
+          const n = (next.get(hash) ?? 0) + delta;
+          if (n === 0) next.delete(hash);
+          else next.set(hash, n);
+        }
         counts = next;
       }
       memo.set(path[i]!, counts);
