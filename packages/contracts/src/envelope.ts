@@ -17,8 +17,6 @@ export interface ErrorEnvelope {
   data: null;
 }
 
-export type ApiEnvelope<T> = SuccessEnvelope<T> | ErrorEnvelope;
-
 export function success<T>(data: T): SuccessEnvelope<T> {
   return { status: 'success', type: null, error: null, data };
 }

@@ -34,9 +34,6 @@ export const VALIDATION_MESSAGES = {
 export const minLengthMessage = (n: number) => `Must be at least ${n} characters`;
 export const maxLengthMessage = (n: number) => `Cannot exceed ${n} characters`;
 
-/** The special characters a password must draw one of (spec §5). */
-export const PASSWORD_SPECIALS = '@$!%*?&';
-
 const NAME_PATTERN = /^[A-Za-z0-9 ._-]+$/;
 // One local part, an @, and a dotted domain: the "{email} shape" of the spec, no spaces anywhere.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
