@@ -16,28 +16,9 @@ export interface TargetRecord {
   planKey: string;
 }
 
-/** A report with its commit, as the columns of REPORT_COLUMNS name them. */
-interface ReportRow {
-  id: string;
-  targetId: string;
-  kind: ReportRecord['kind'];
-  status: ReportRecord['status'];
-  branch: string | null;
-  parentSha: string | null;
-  overwriteCount: number;
-  version: number;
-  ingestedVersion: number | null;
-  symbolCount: number;
-  createdAt: Date;
-  regionTotals: unknown;
-  sectionTotals: unknown;
-  sha: string;
-  message: string | null;
-  authorName: string | null;
-  authorEmail: string | null;
-  committedAt: Date | null;
-  tags: string[];
-}
+/** A report with its commit, as the columns of REPORT_COLUMNS name them: flat, then nested. */
+type ReportRow = Omit<ReportRecord, 'projectId' | 'targetName' | 'plan' | 'planKey' | 'commit'> &
+  ReportRecord['commit'];
 
 /** Columns of ReportRow, from `reports r JOIN commits c` (never the payload). */
 const REPORT_COLUMNS = `r.id, r.target_id AS "targetId", r.kind, r.status, r.branch,
