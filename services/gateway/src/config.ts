@@ -110,6 +110,11 @@ export class GatewayConfig extends CommonConfig {
   @Min(0)
   UPLOAD_RATE_LIMIT_PER_MINUTE: number = 600;
 
+  /** `GET /summary` calls one API key may make per minute; 0 turns the limit off. */
+  @IsInt()
+  @Min(0)
+  SUMMARY_RATE_LIMIT_PER_MINUTE: number = 120;
+
   /**
    * Whether upload answers list symbol changes. Off by default: it reads and diffs the parent's
    * stored report on the acknowledgement path; /summary always lists them.

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
+import { SummaryRateLimitGuard } from './summary-rate-limit.guard.js';
 import { SummaryController } from './summary.controller.js';
 import { SummaryService } from './summary.service.js';
 
@@ -7,7 +9,8 @@ import { SummaryService } from './summary.service.js';
  * parent, budget alerts and region view are also the upload's answer (../upload).
  */
 @Module({
+  imports: [RateLimitModule],
   controllers: [SummaryController],
-  providers: [SummaryService],
+  providers: [SummaryService, SummaryRateLimitGuard],
 })
 export class CiSummaryModule {}

@@ -8,12 +8,13 @@ import {
 } from '../api-keys/index.js';
 import { UploadExceptionFilter } from '../upload/upload-exception.filter.js';
 import { queryOf, type QueryOf } from '../http/input.js';
+import { SummaryRateLimitGuard } from './summary-rate-limit.guard.js';
 import { SummaryService } from './summary.service.js';
 
 /** The PR-comment summary, at the MemBrowse CLI's path and ours. */
 @Controller()
 @UseFilters(UploadExceptionFilter)
-@UseGuards(ApiKeyGuard)
+@UseGuards(ApiKeyGuard, SummaryRateLimitGuard)
 @AcceptsKeyScopes('upload', 'read')
 export class SummaryController {
   constructor(private readonly summaries: SummaryService) {}
