@@ -163,6 +163,15 @@ test('4: zero-length placeholder regions are hidden until asked for', async () =
     })
     .click();
   for (const name of ZERO_LENGTH) await expect(rowName(name)).toBeVisible();
+
+  // The compare page's regions table leaves them out as well.
+  await page.goto(`${targetPath()}/compare?base=${history[0]!.sha}&head=${history.at(-1)!.sha}`);
+  const compared = page
+    .locator('.panel')
+    .filter({ has: page.getByRole('heading', { name: 'Regions' }) });
+  await expect(compared.getByRole('cell', { name: /^flash0( |$)/ })).toBeVisible();
+  for (const name of ZERO_LENGTH)
+    await expect(compared.getByRole('cell', { name: new RegExp(`^${name}( |$)`) })).toHaveCount(0);
 });
 
 test('1: the region config merges renamed regions, names, orders and limits them everywhere', async () => {
