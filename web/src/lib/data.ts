@@ -3,15 +3,14 @@ import useSWR, { useSWRConfig } from 'swr';
 import type { CommitQuery, NewProject, Project, Target } from './api/core.ts';
 import { EMPTY_COMMIT_PAGE } from './api/core.ts';
 import type { CommitPage, Head } from './api/queryTypes.ts';
-import type { DataKind } from './store/cachePolicy.ts';
-import type { LoadOptions } from './store/dataStore.ts';
-import { commitsKey, comparisonKey, reportKey } from './store/loaders.ts';
-import { headsKey } from './store/maintenance.ts';
-import { useProjectContext } from './store/ProjectProvider.tsx';
+import { cacheKey, commitsKey, comparisonKey, headsKey, reportKey } from './store/cacheKeys.ts';
+import { isPendingReport, type DataKind } from './store/cachePolicy.ts';
+import { useProjectContext } from './store/projectContext.ts';
 
-// React side of the data stores: SWR renders and re-renders, the DataStore decides whether a
-// request goes out (lifetimes, caps, forced refresh). A failed read shows its error text and
-// the kind's empty fallback (spec §8).
+// The data kinds' hooks (spec §4) over SWR and its cache (store/dataCache.ts), whose lifetimes
+// decide whether mounting a hook asks the server. Each hook has its loading flag and error
+// text; a load that starts clears the previous error. A failed read shows its error text and
+// the kind's empty fallback (spec §8). A forced refresh stores what it fetched, or rethrows.
 
 export interface StoredData<T> {
   data: T | undefined;
@@ -21,58 +20,60 @@ export interface StoredData<T> {
   refresh(): Promise<unknown>;
 }
 
-const swrKey = (kind: DataKind, key: string) => `${kind}|${key}`;
+interface StoredOptions<T> {
+  /** Poll every returned number of milliseconds (0: stop). */
+  refreshInterval?: (latest: T | undefined) => number;
+  /** Keep showing the previous key's data while another key loads (isLoading says so). */
+  keepPreviousData?: boolean;
+}
 
 function useStored<T>(
   kind: DataKind,
   key: string | null,
-  fetch: (options: LoadOptions) => Promise<T>,
+  /** Stable (useCallback): the forced refresh calls it. */
+  fetch: () => Promise<T>,
   fallback: T | undefined,
-  refreshInterval?: (latest: T | undefined) => number,
-  /** Keep showing the previous key's data while another key loads (isLoading says so). */
-  keepPreviousData = false,
+  options: StoredOptions<T> = {},
 ): StoredData<T> {
-  const { store } = useProjectContext();
-  const { data, error, isLoading, mutate } = useSWR(
-    key === null ? null : swrKey(kind, key),
-    () => fetch({}),
+  const { data, error, isLoading, isValidating, mutate } = useSWR(
+    key === null ? null : cacheKey(kind, key),
+    fetch,
     {
-      fallbackData: key === null ? undefined : store.get<T>(kind, key)?.data,
       revalidateOnFocus: false,
       revalidateOnReconnect: false,
       shouldRetryOnError: false,
-      ...(refreshInterval ? { refreshInterval } : {}),
-      keepPreviousData,
+      ...options,
     },
   );
-  const refresh = useCallback(() => mutate(fetch({ force: true })), [mutate, fetch]);
+  // The fetch itself, not SWR's revalidation: an error screen's Retry runs it while the hook
+  // that failed is not mounted, and revalidation needs a mounted hook.
+  const refresh = useCallback(() => mutate(fetch(), { revalidate: false }), [mutate, fetch]);
+  const failed = error !== undefined && !isValidating;
   return {
-    data: data ?? (error ? fallback : undefined),
-    error: error ? (error instanceof Error ? error.message : String(error)) : null,
+    data: data ?? (failed ? fallback : undefined),
+    error: failed ? (error instanceof Error ? error.message : String(error)) : null,
     isLoading,
     refresh,
   };
 }
 
 export function useProjects(enabled = true) {
-  const { load } = useProjectContext();
-  const fetch = useCallback((options: LoadOptions) => load.projects(options), [load]);
+  const { fetchers } = useProjectContext();
   // No fallback: a failed projects load shows 'Error: …' with Retry instead of an empty list.
-  return useStored<Project[]>('projects', enabled ? 'all' : null, fetch, undefined);
+  return useStored<Project[]>('projects', enabled ? 'all' : null, fetchers.projects, undefined);
 }
 
 /** Create and delete keep the cached list in step without a refetch (spec §4). */
 export function useProjectActions() {
-  const { store, api, setJustCreated } = useProjectContext();
+  const { cache, api, setJustCreated } = useProjectContext();
   const { mutate } = useSWRConfig();
 
   const writeList = useCallback(
-    (next: (projects: Project[]) => Project[]) => {
-      const list = next(store.get<Project[]>('projects', 'all')?.data ?? []);
-      store.set('projects', 'all', list);
-      return mutate(swrKey('projects', 'all'), list, { revalidate: false });
-    },
-    [store, mutate],
+    (next: (projects: Project[]) => Project[]) =>
+      mutate<Project[]>(cacheKey('projects', 'all'), (projects) => next(projects ?? []), {
+        revalidate: false,
+      }),
+    [mutate],
   );
 
   return {
@@ -89,8 +90,8 @@ export function useProjectActions() {
     async deleteProject(id: string) {
       await api.deleteProject(id);
       await writeList((projects) => projects.filter((project) => project.id !== id));
-      store.invalidate('targets', id);
-      store.invalidatePrefix('heads', `${id}:`);
+      cache.invalidate('targets', id);
+      cache.invalidatePrefix('heads', `${id}:`);
     },
     async updateProject(id: string, fields: { name?: string; description?: string | null }) {
       const updated = await api.updateProject(id, fields);
@@ -110,19 +111,16 @@ export function useProjectActions() {
 }
 
 export function useTargets(projectId: string | undefined) {
-  const { load } = useProjectContext();
-  const fetch = useCallback(
-    (options: LoadOptions) => load.targets(projectId!, options),
-    [load, projectId],
-  );
+  const { fetchers } = useProjectContext();
+  const fetch = useCallback(() => fetchers.targets(projectId!), [fetchers, projectId]);
   return useStored<Target[]>('targets', projectId ?? null, fetch, []);
 }
 
 export function useHeads(projectId: string | undefined, target: string | undefined) {
-  const { load } = useProjectContext();
+  const { fetchers } = useProjectContext();
   const fetch = useCallback(
-    (options: LoadOptions) => load.heads(projectId!, target!, options),
-    [load, projectId, target],
+    () => fetchers.heads(projectId!, target!),
+    [fetchers, projectId, target],
   );
   return useStored<Head[]>(
     'heads',
@@ -138,12 +136,11 @@ export function useCommits(
   sha: string | undefined,
   query: CommitQuery,
 ) {
-  const { load } = useProjectContext();
+  const { fetchers } = useProjectContext();
   const { count, offset, onlyChanged } = query;
   const fetch = useCallback(
-    (options: LoadOptions) =>
-      load.commits(projectId, target, sha!, { count, offset, onlyChanged }, options),
-    [load, projectId, target, sha, count, offset, onlyChanged],
+    () => fetchers.commits(projectId, target, sha!, { count, offset, onlyChanged }),
+    [fetchers, projectId, target, sha, count, offset, onlyChanged],
   );
   return useStored<CommitPage>(
     'commits',
@@ -158,10 +155,10 @@ export function useMemoryReport<T = unknown>(
   target: string,
   sha: string | undefined,
 ) {
-  const { load } = useProjectContext();
+  const { fetchers } = useProjectContext();
   const fetch = useCallback(
-    (options: LoadOptions) => load.memoryReport(projectId, target, sha!, options) as Promise<T>,
-    [load, projectId, target, sha],
+    () => fetchers.memoryReport(projectId, target, sha!) as Promise<T>,
+    [fetchers, projectId, target, sha],
   );
   return useStored<T | null>(
     'memoryReports',
@@ -169,16 +166,15 @@ export function useMemoryReport<T = unknown>(
     fetch,
     null,
     // Poll while the report is still being ingested.
-    (latest) =>
-      (latest as { report?: { status?: string } } | null)?.report?.status === 'pending' ? 3000 : 0,
+    { refreshInterval: (latest) => (isPendingReport(latest) ? 3000 : 0) },
   );
 }
 
 export function useCommitMessage(projectId: string, target: string, sha: string | undefined) {
-  const { load } = useProjectContext();
+  const { fetchers } = useProjectContext();
   const fetch = useCallback(
-    () => load.commitMessage(projectId, target, sha!),
-    [load, projectId, target, sha],
+    () => fetchers.commitMessage(projectId, target, sha!),
+    [fetchers, projectId, target, sha],
   );
   return useStored<string>(
     'commitMessages',
@@ -196,20 +192,18 @@ export function useComparison<T = unknown>(
   allSymbols: boolean,
   zeroSize = false,
 ) {
-  const { load } = useProjectContext();
+  const { fetchers } = useProjectContext();
   const fetch = useCallback(
-    (options: LoadOptions) =>
-      load.comparison(projectId, target, base!, head!, allSymbols, options, zeroSize) as Promise<T>,
-    [load, projectId, target, base, head, allSymbols, zeroSize],
+    () => fetchers.comparison(projectId, target, base!, head!, allSymbols, zeroSize) as Promise<T>,
+    [fetchers, projectId, target, base, head, allSymbols, zeroSize],
   );
   return useStored<T | null>(
     'comparisons',
     base && head ? comparisonKey(projectId, target, base, head, allSymbols, zeroSize) : null,
     fetch,
     null,
-    undefined,
     // A switched filter (0-byte changes) keeps the page in place while it reloads.
-    true,
+    { keepPreviousData: true },
   );
 }
 

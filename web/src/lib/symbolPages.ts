@@ -1,6 +1,6 @@
 import type { ReportSymbolRow, SymbolPageData, SymbolSortKey } from '@memtrail/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useProjectContext } from './store/ProjectProvider.tsx';
+import { useProjectContext } from './store/projectContext.ts';
 
 /** Rows per request: a few screens of the symbols table. */
 export const SYMBOL_PAGE = 200;

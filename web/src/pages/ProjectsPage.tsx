@@ -15,7 +15,7 @@ import { useProjectActions, useProjects, useTargets } from '../lib/data.ts';
 import { formatDate } from '../lib/format.ts';
 import { useChosenOrganization, useOrganizations } from '../lib/organizations.ts';
 import { paths } from '../lib/routes.ts';
-import { useProjectContext } from '../lib/store/ProjectProvider.tsx';
+import { useProjectContext } from '../lib/store/projectContext.ts';
 
 const PAGE_SIZE = 20;
 

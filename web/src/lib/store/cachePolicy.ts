@@ -10,7 +10,13 @@ export interface KindPolicy {
   /** Entries kept; null = unlimited. */
   cap: number | null;
   persistent: boolean;
+  /** Data that is not final yet: never fresh, so every use asks the server again. */
+  unsettled?: (data: unknown) => boolean;
 }
+
+/** A memory report still being ingested (its page polls until it is done). */
+export const isPendingReport = (data: unknown) =>
+  (data as { report?: { status?: string } } | null)?.report?.status === 'pending';
 
 const MINUTE = 60_000;
 
@@ -19,7 +25,7 @@ export const CACHE_POLICY: Record<DataKind, KindPolicy> = {
   targets: { lifetimeMs: 10 * MINUTE, cap: null, persistent: true },
   heads: { lifetimeMs: 5 * MINUTE, cap: null, persistent: true },
   commits: { lifetimeMs: 60 * MINUTE, cap: null, persistent: true },
-  memoryReports: { lifetimeMs: null, cap: 5, persistent: false },
+  memoryReports: { lifetimeMs: null, cap: 5, persistent: false, unsettled: isPendingReport },
   commitMessages: { lifetimeMs: null, cap: 20, persistent: false },
   comparisons: { lifetimeMs: null, cap: 3, persistent: false },
 };

@@ -1,13 +1,11 @@
+import type { ScopedMutator } from 'swr';
 import { projectRouteOf } from '../routes.ts';
-import {
-  BACKGROUND_REFRESH_KINDS,
-  CLEANUP_KEEP,
-  HEADS_KEY_PREFIX_LENGTH,
-  type DataKind,
-} from './cachePolicy.ts';
-import type { DataStore } from './dataStore.ts';
+import { BACKGROUND_REFRESH_KINDS, CLEANUP_KEEP, type DataKind } from './cachePolicy.ts';
+import { cacheKey, parseHeadsKey } from './cacheKeys.ts';
+import type { DataCache } from './dataCache.ts';
+import type { Fetchers } from './fetchers.ts';
 
-// When and how the caches are tidied and refreshed (spec §4), apart from React.
+// When and how the cache is tidied and refreshed (spec §4), apart from React.
 
 /** Cleanup runs on project target pages other than symbols and compare. */
 export function cleanupApplies(pathname: string): boolean {
@@ -16,9 +14,9 @@ export function cleanupApplies(pathname: string): boolean {
 }
 
 /** Comparisons down to the newest 1, memory reports to the newest 2. */
-export function cleanupCaches(store: DataStore) {
+export function cleanupCaches(cache: DataCache) {
   for (const [kind, keep] of Object.entries(CLEANUP_KEEP) as Array<[DataKind, number]>) {
-    store.trim(kind, keep);
+    cache.trim(kind, keep);
   }
 }
 
@@ -27,31 +25,41 @@ export function backgroundRefreshApplies(pathname: string): boolean {
   return !pathname.includes('/commit/') && !pathname.includes('/symbols');
 }
 
-export const headsKey = (projectId: string, target: string) => `${projectId}:${target}`;
+/** Fetches one entry again and stores it in the cache. */
+export type Refetch = (kind: DataKind, key: string) => Promise<unknown>;
 
-/** The project and target of a heads key (project ids are 36-character UUIDs). */
-export function parseHeadsKey(key: string): { projectId: string; target: string } {
-  return {
-    projectId: key.slice(0, HEADS_KEY_PREFIX_LENGTH),
-    target: key.slice(HEADS_KEY_PREFIX_LENGTH + 1),
+/**
+ * Fetches a projects, targets or heads entry again, named by its key, and writes it through SWR
+ * so hooks showing it re-render with the answer.
+ */
+export function backgroundRefetch(mutate: ScopedMutator, fetchers: Fetchers): Refetch {
+  const fetch = (kind: DataKind, key: string): Promise<unknown> => {
+    switch (kind) {
+      case 'projects':
+        return fetchers.projects();
+      case 'targets':
+        return fetchers.targets(key);
+      case 'heads': {
+        const { projectId, target } = parseHeadsKey(key);
+        return fetchers.heads(projectId, target);
+      }
+      default:
+        return Promise.reject(new Error(`The ${kind} cache is not refreshed in the background`));
+    }
   };
+  return (kind, key) => mutate(cacheKey(kind, key), fetch(kind, key), { revalidate: false });
 }
-
-export type Refetchers = Record<
-  'projects' | 'targets' | 'heads',
-  (key: string) => Promise<unknown>
->;
 
 /**
  * Re-fetches every projects, targets and heads entry older than half its lifetime. Failures are
  * only debug-logged: the cached data stays and the next visit tries again.
  */
-export async function refreshStale(store: DataStore, refetch: Refetchers): Promise<number> {
+export async function refreshStale(cache: DataCache, refetch: Refetch): Promise<number> {
   const jobs: Array<Promise<unknown>> = [];
-  for (const kind of BACKGROUND_REFRESH_KINDS as Array<keyof Refetchers>) {
-    for (const key of store.staleKeys(kind)) {
+  for (const kind of BACKGROUND_REFRESH_KINDS) {
+    for (const key of cache.staleKeys(kind)) {
       jobs.push(
-        refetch[kind](key).catch((error: unknown) =>
+        refetch(kind, key).catch((error: unknown) =>
           console.debug(`Background refresh of ${kind} ${key} failed`, error),
         ),
       );

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import useSWR from 'swr';
 import { ApiKeyReveal } from '../../components/ApiKeyReveal.tsx';
 import { useOrganizationsApi } from '../../lib/organizations.ts';
-import { useProjectContext } from '../../lib/store/ProjectProvider.tsx';
+import { useProjectContext } from '../../lib/store/projectContext.ts';
 import { KeyTable } from '../../components/KeyTable.tsx';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -15,7 +15,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  */
 export function ApiKeysPanel({ project }: { project: Project }) {
   const orgs = useOrganizationsApi();
-  const { api, store } = useProjectContext();
+  const { api, cache } = useProjectContext();
   const canManage = project.role !== 'viewer';
   const { data: keys, mutate } = useSWR(canManage ? ['project-keys', project.id] : null, () =>
     orgs.keys(project.id),
@@ -31,7 +31,7 @@ export function ApiKeysPanel({ project }: { project: Project }) {
       await work();
       setFailure(null);
       await mutate();
-      store.invalidate('projects');
+      cache.invalidate('projects');
     } catch (error) {
       setFailure(messageOf(error));
     }

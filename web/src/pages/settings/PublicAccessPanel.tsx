@@ -7,7 +7,7 @@ import {
 import { useState, type FormEvent } from 'react';
 import useSWR from 'swr';
 import { CodeBlock } from '../../components/CodeBlock.tsx';
-import { useProjectContext } from '../../lib/store/ProjectProvider.tsx';
+import { useProjectContext } from '../../lib/store/projectContext.ts';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

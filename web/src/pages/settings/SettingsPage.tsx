@@ -13,7 +13,7 @@ import useSWR from 'swr';
 import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
 import { useProjectActions, useProjects, useTargets } from '../../lib/data.ts';
 import { useOrganizationsApi } from '../../lib/organizations.ts';
-import { useProjectContext } from '../../lib/store/ProjectProvider.tsx';
+import { useProjectContext } from '../../lib/store/projectContext.ts';
 import { ApiKeysPanel } from './ApiKeysPanel.tsx';
 import { BudgetsPanel } from './BudgetsPanel.tsx';
 import { PublicAccessPanel } from './PublicAccessPanel.tsx';

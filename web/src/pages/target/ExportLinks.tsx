@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useProjectContext } from '../../lib/store/ProjectProvider.tsx';
+import { useProjectContext } from '../../lib/store/projectContext.ts';
 
 /** CSV and JSON downloads of a report or diff (the export needs the bearer token, so no href). */
 export function ExportLinks({

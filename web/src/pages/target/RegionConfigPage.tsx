@@ -12,7 +12,7 @@ import { useState, type ReactNode } from 'react';
 import useSWR from 'swr';
 import { Spinner } from '../../components/Spinner.tsx';
 import { formatBytes, formatDate, hex } from '../../lib/format.ts';
-import { useProjectContext } from '../../lib/store/ProjectProvider.tsx';
+import { useProjectContext } from '../../lib/store/projectContext.ts';
 import { useTargetRoute } from '../../lib/targetRoute.ts';
 
 type Field = keyof RegionSettings | 'source_root';
@@ -29,7 +29,7 @@ const problemId = (row: number, field: Field) => `region-config-${row}-${field}-
  */
 export function RegionConfigPage() {
   const { projectId, target } = useTargetRoute();
-  const { api, store } = useProjectContext();
+  const { api, cache } = useProjectContext();
   const saved = useSWR(
     ['region-config', projectId, target],
     () => api.getRegionSettings(projectId, target),
@@ -94,7 +94,7 @@ export function RegionConfigPage() {
     if (problems.length || !config) return;
     try {
       await api.updateRegionConfig(projectId, target, config);
-      store.invalidate('targets', projectId);
+      cache.invalidate('targets', projectId);
       setStatus({ ok: true, text: 'Region configuration saved' });
     } catch (error) {
       setStatus({ ok: false, text: error instanceof Error ? error.message : String(error) });
