@@ -12,6 +12,7 @@ import {
 import { parsePreprocessorLine, predefinedMacros, preprocess } from '../src/cpp/index.js';
 import { readScatter } from '../src/scatter/index.js';
 import { SCATTER_CASES } from './fixtures/scatter/cases.js';
+import { SCATTER_ELF_CASES } from './fixtures/scatter/elf/cases.js';
 import {
   buildLayoutFirmware,
   coveredBytes,
@@ -146,124 +147,6 @@ describe('scatter files that armlink refuses', () => {
   });
 });
 
-/**
- * The firmware linked by GNU ld scripts that lay out and name sections as armlink does for these
- * scatter files. Each region lists the sections armlink puts there (`NAME@load` for a load image)
- * and the execution regions running in place inside it; its used size is the bytes they cover
- * (objdump's sizes and addresses), plus its children's.
- */
-interface ElfCase {
-  file: string;
-  script: string;
-  regions: Record<string, { own: string[]; children?: string[] }>;
-  /** Regions whose address armlink computes from the image (compared with ld's layout). */
-  computed?: Record<string, string>;
-}
-
-const ELF_CASES: ElfCase[] = [
-  {
-    file: '01-uvision-stm32f4.sct',
-    script: 'elf/01-uvision-stm32f4.ld',
-    regions: {
-      LR_IROM1: { own: ['RW_IRAM1@load'], children: ['ER_IROM1'] },
-      ER_IROM1: { own: ['ER_IROM1'] },
-      RW_IRAM1: { own: ['RW_IRAM1'] },
-      RW_IRAM2: { own: [] },
-    },
-  },
-  {
-    file: '02-cmsis-ac6.sct',
-    script: 'elf/02-cmsis-ac6.ld',
-    regions: {
-      LR_ROM: { own: ['RW_RAM@load'], children: ['ER_ROM'] },
-      ER_ROM: { own: ['ER_ROM'] },
-      RW_RAM: { own: ['RW_RAM'] },
-      ARM_LIB_HEAP: { own: ['ARM_LIB_HEAP'] },
-      ARM_LIB_STACK: { own: ['ARM_LIB_STACK'] },
-    },
-    computed: { ARM_LIB_HEAP: 'ARM_LIB_HEAP' },
-  },
-  {
-    file: '05-nxp-kinetis.scf',
-    script: 'elf/05-nxp-kinetis.ld',
-    regions: {
-      LR_m_text: {
-        own: ['RW_m_data@load'],
-        children: ['VECTOR_ROM', 'ER_m_flash_config', 'ER_m_text', 'VECTOR_RAM'],
-      },
-      VECTOR_ROM: { own: ['VECTOR_ROM'] },
-      ER_m_flash_config: { own: ['ER_m_flash_config'] },
-      ER_m_text: { own: ['ER_m_text'] },
-      VECTOR_RAM: { own: [] },
-      RW_m_data: { own: ['RW_m_data'] },
-      RW_m_data_2: { own: ['RW_m_data_2'] },
-      ARM_LIB_HEAP: { own: ['ARM_LIB_HEAP'] },
-      ARM_LIB_STACK: { own: ['ARM_LIB_STACK'] },
-    },
-    computed: { ARM_LIB_HEAP: 'ARM_LIB_HEAP' },
-  },
-  {
-    file: '07-infineon-psoc6-cm4.sct',
-    script: 'elf/07-infineon-psoc6-cm4.ld',
-    regions: {
-      LR_IROM: { own: [], children: ['.cy_m0p_image'] },
-      '.cy_m0p_image': { own: ['.cy_m0p_image'] },
-      LR_IROM1: {
-        own: ['RW_RAM_DATA@load'],
-        children: ['ER_FLASH_VECTORS', 'ER_FLASH_CODE', '.cy_app_signature'],
-      },
-      ER_FLASH_VECTORS: { own: ['ER_FLASH_VECTORS'] },
-      ER_FLASH_CODE: { own: ['ER_FLASH_CODE'] },
-      ER_RAM_VECTORS: { own: ['ER_RAM_VECTORS'] },
-      RW_RAM_DATA: { own: ['RW_RAM_DATA'] },
-      RW_IRAM1: { own: ['RW_IRAM1'] },
-      ARM_LIB_HEAP: { own: ['ARM_LIB_HEAP'] },
-      ARM_LIB_STACK: { own: ['ARM_LIB_STACK'] },
-      '.cy_app_signature': { own: ['.cy_app_signature'] },
-      LR_EM_EEPROM: { own: [], children: ['.cy_em_eeprom'] },
-      '.cy_em_eeprom': { own: ['.cy_em_eeprom'] },
-      LR_SFLASH_USER_DATA: { own: [], children: ['.cy_sflash_user_data'] },
-      '.cy_sflash_user_data': { own: [] },
-      LR_EROM: { own: [], children: ['.cy_xip'] },
-      '.cy_xip': { own: [] },
-      CYMETA: { own: [], children: ['.cymeta'] },
-      '.cymeta': { own: ['.cymeta'] },
-    },
-    computed: {
-      ER_FLASH_CODE: 'ER_FLASH_CODE',
-      RW_RAM_DATA: 'RW_RAM_DATA',
-      RW_IRAM1: 'RW_IRAM1',
-      ARM_LIB_HEAP: 'ARM_LIB_HEAP',
-    },
-  },
-  {
-    file: '08-nuvoton-relative.sct',
-    script: 'elf/08-nuvoton-relative.ld',
-    regions: {
-      LR_IROM1: { own: ['RW_IRAM1@load'], children: ['ER_IROM1'] },
-      ER_IROM1: { own: ['ER_IROM1'] },
-      ARM_LIB_STACK: { own: ['ARM_LIB_STACK'] },
-      RW_IRAM1: { own: ['RW_IRAM1'] },
-      ARM_LIB_HEAP: { own: ['ARM_LIB_HEAP'] },
-    },
-    computed: { RW_IRAM1: 'RW_IRAM1', ARM_LIB_HEAP: 'ARM_LIB_HEAP' },
-  },
-  {
-    file: '11-multi-load-relative.sct',
-    script: 'elf/11-multi-load-relative.ld',
-    regions: {
-      LR_BOOT: { own: [], children: ['ER_BOOT'] },
-      ER_BOOT: { own: ['ER_BOOT'] },
-      LR_APP: { own: ['RW_APP@load'], children: ['ER_APP'] },
-      ER_APP: { own: ['ER_APP'] },
-      RW_APP: { own: ['RW_APP'] },
-      LR_CAL: { own: [], children: ['ER_CAL'] },
-      ER_CAL: { own: ['ER_CAL'] },
-    },
-    computed: { LR_APP: 'ER_APP', ER_APP: 'ER_APP', LR_CAL: 'ER_CAL', ER_CAL: 'ER_CAL' },
-  },
-];
-
 /** Bytes the listed sections cover: `NAME` at its run address, `NAME@load` at its load address. */
 function ownBytes(truth: TruthSection[], entries: string[]): number {
   const ranges: Array<[number, number]> = [];
@@ -284,7 +167,7 @@ describe('scatter files on firmware laid out as armlink does', () => {
   });
   afterAll(() => firmware.cleanup());
 
-  it.each(ELF_CASES)('$file', ({ file, script, regions, computed }) => {
+  it.each(SCATTER_ELF_CASES)('$file', ({ file, script, regions, computed }) => {
     const elf = firmware.link(join(fixtures, script), file);
     const truth = objdumpSections(elf);
     const warnings: string[] = [];

@@ -139,7 +139,13 @@ export function loadAddressOf(
   if (section.type === 'NOBITS') return undefined;
   const segment = segments.find(
     (s) =>
-      section.address >= s.virtAddr && section.address + section.size <= s.virtAddr + s.fileSize,
+      section.address >= s.virtAddr &&
+      section.address + section.size <= s.virtAddr + s.fileSize &&
+      // Overlays run at one address from several segments: the file offset says which, as for
+      // readelf's section-to-segment mapping.
+      (section.offset === undefined ||
+        s.offset === undefined ||
+        (section.offset >= s.offset && section.offset + section.size <= s.offset + s.fileSize)),
   );
   if (!segment) return undefined;
   const loadAddress = segment.physAddr + (section.address - segment.virtAddr);

@@ -10,6 +10,8 @@ export interface LayoutSection {
   size: number;
   /** sh_addralign (1 when absent): tells alignment padding from a deliberate gap. */
   alignment?: number;
+  /** sh_offset: which of several segments at one run address (overlays) holds the section. */
+  offset?: number;
 }
 
 /** A program header (only PT_LOAD entries are used). */
@@ -19,6 +21,8 @@ export interface LayoutSegment {
   physAddr: number;
   fileSize: number;
   memSize: number;
+  /** p_offset: tells apart segments that share run addresses (overlays). */
+  offset?: number;
   /** 'R', 'RW', 'RX', 'RWX' … as in ProgramHeader.flags. */
   flags: string;
 }

@@ -68,6 +68,7 @@ function layoutSections(elf: ElfFile): LayoutSection[] {
     address: s.address,
     size: s.size,
     alignment: s.addralign,
+    offset: s.offset,
   }));
 }
 
@@ -83,6 +84,7 @@ export function elfLayoutImage(elf: ElfFile): LayoutImage {
       physAddr: s.physAddr,
       fileSize: s.fileSize,
       memSize: s.memSize,
+      offset: s.offset,
       flags: s.flagsString,
     })),
     hasSymbol: (name) =>
