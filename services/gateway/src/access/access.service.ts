@@ -1,5 +1,5 @@
 import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import { can, PERMISSIONS, strongest, type Permission, type Role } from './permissions.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -39,21 +39,25 @@ function refuse(role: Role, permission: Permission, where: string): ForbiddenExc
  */
 @Injectable()
 export class AccessService {
-  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+  // Asked before every signed-in read: plain SQL keeps that off Prisma's per-query cost (SqlPool).
+  constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
 
   async projectAccess(userId: string, projectId: string): Promise<ProjectAccess | null> {
     if (!isUuid(projectId)) return null;
-    const row = await this.prisma.project.findUnique({
-      where: { id: projectId, deletedAt: null },
-      select: {
-        organizationId: true,
-        members: { where: { userId }, select: { role: true } },
-        organization: { select: { members: { where: { userId }, select: { role: true } } } },
-      },
-    });
-    if (!row) return null;
     // An override replaces the organisation role (it may lower it as well as raise it).
-    const role = row.members[0]?.role ?? row.organization.members[0]?.role;
+    const { rows } = await this.sql.query<{ organizationId: string; role: Role | null }>(
+      `SELECT p.organization_id AS "organizationId",
+              coalesce(pm.role, om.role)::text AS role
+       FROM projects p
+       LEFT JOIN project_members pm ON pm.project_id = p.id AND pm.user_id = $2::uuid
+       LEFT JOIN organization_members om
+         ON om.organization_id = p.organization_id AND om.user_id = $2::uuid
+       WHERE p.id = $1::uuid AND p.deleted_at IS NULL`,
+      [projectId, userId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const role = row.role;
     return role ? { projectId, organizationId: row.organizationId, role } : null;
   }
 
@@ -70,10 +74,12 @@ export class AccessService {
 
   async organizationRole(userId: string, organizationId: string): Promise<Role | null> {
     if (!isUuid(organizationId)) return null;
-    const row = await this.prisma.organizationMember.findUnique({
-      where: { organizationId_userId: { organizationId, userId } },
-      select: { role: true },
-    });
+    const { rows } = await this.sql.query<{ role: Role }>(
+      `SELECT role::text AS role FROM organization_members
+       WHERE organization_id = $1::uuid AND user_id = $2::uuid`,
+      [organizationId, userId],
+    );
+    const row = rows[0];
     return row?.role ?? null;
   }
 

@@ -1,36 +1,36 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { PublicProject } from '@memtrail/contracts';
-import { PrismaClient } from '@memtrail/db';
+import { SqlPool } from '@memtrail/db';
 import { isUuid } from '../access/access.service.js';
 
-/** Which projects anyone may read. */
+/**
+ * Which projects anyone may read. Asked on every signed-out read and badge: plain SQL keeps
+ * that off Prisma's per-query cost (SqlPool).
+ */
 @Injectable()
 export class PublicProjects {
-  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+  constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
 
   async isPublic(projectId: string): Promise<boolean> {
     if (!isUuid(projectId)) return false;
-    const row = await this.prisma.project.findUnique({
-      where: { id: projectId, deletedAt: null },
-      select: { public: true },
-    });
-    return row?.public === true;
+    const { rows } = await this.sql.query(
+      'SELECT 1 FROM projects WHERE id = $1::uuid AND public AND deleted_at IS NULL',
+      [projectId],
+    );
+    return rows.length === 1;
   }
 
   /** The project as signed-out readers see it; 404 unless it is public. */
   async get(projectId: string): Promise<PublicProject> {
-    const row = isUuid(projectId)
-      ? await this.prisma.project.findFirst({
-          where: { id: projectId, public: true, deletedAt: null },
-          select: { id: true, name: true, description: true, githubRepository: true },
-        })
-      : null;
+    const { rows } = isUuid(projectId)
+      ? await this.sql.query<PublicProject>(
+          `SELECT id::text AS id, name, description, github_repository AS repository
+           FROM projects WHERE id = $1::uuid AND public AND deleted_at IS NULL`,
+          [projectId],
+        )
+      : { rows: [] };
+    const row = rows[0];
     if (!row) throw new NotFoundException(`Project ${projectId} not found`);
-    return {
-      id: row.id,
-      name: row.name,
-      description: row.description,
-      repository: row.githubRepository,
-    };
+    return { id: row.id, name: row.name, description: row.description, repository: row.repository };
   }
 }
