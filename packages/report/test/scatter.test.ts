@@ -185,6 +185,11 @@ describe('scatter files on firmware laid out as armlink does', () => {
     for (const [name, expected] of Object.entries(regions)) {
       const region = layout[name]!;
       expect({ name, used: region.used_size }).toEqual({ name, used: used(name) });
+      // A region something is counted in is never hidden as a zero-length placeholder.
+      expect({ name, placeholder: region.placeholder }).toEqual({
+        name,
+        placeholder: region.used_size > 0 ? undefined : region.placeholder,
+      });
       const listed = region.sections.map((s) => s.name).sort();
       expect({ name, listed }).toEqual({
         name,

@@ -433,7 +433,8 @@ function finish(slots: Slot[], options: BuildLayoutOptions): Record<string, Memo
       ...(parent !== undefined && { parent }),
       ...(slot.declared &&
         slot.limit === 0 &&
-        slot.placed.every((p) => p.end === p.start) && { placeholder: true }),
+        slot.placed.every((p) => p.end === p.start) &&
+        used === 0 && { placeholder: true }),
     };
   }
   return layout;

@@ -93,7 +93,7 @@ export interface BuildLayoutOptions {
  * (`used_size_basis`, `linker_used_size`), containers (`container`, `children`, and `parent` on
  * each child: a container holds nothing itself and its `used_size` is the sum of its
  * children's, so consumers adding regions up must skip containers or children) and `placeholder`
- * for zero-length regions that only reserve a name.
+ * for zero-length regions that only reserve a name (nothing used in them).
  */
 export type MemoryLayoutRegion = ReportRegion & { used_size_basis: UsedSizeBasis };
 

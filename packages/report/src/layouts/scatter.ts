@@ -42,7 +42,14 @@ function where(region: ScatterRegion): string {
 
 function inPlace(region: ScatterRegion, load: ScatterRegion | undefined): boolean {
   if (!load || region.origin === undefined || load.origin === undefined) return false;
-  if (load.length === undefined) return region.origin === load.origin;
+  if (load.length === undefined) {
+    // Without a maximum size, a load region spans its image: a region running inside it (as `+0`
+    // after a region in place) is in place too.
+    return (
+      region.origin === load.origin ||
+      (region.origin > load.origin && region.origin < (load.imageLimit ?? load.origin))
+    );
+  }
   return (
     region.origin >= load.origin &&
     region.origin + (region.length ?? 0) <= load.origin + load.length

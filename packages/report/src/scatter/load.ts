@@ -35,6 +35,8 @@ export interface ScatterRegion {
   /** The maximum size; undefined when the file gives none (then `unresolved` says so). */
   length?: number;
   unresolved?: string;
+  /** For a load region: the end of its image, known with the linked image. */
+  imageLimit?: number;
   /** Region attributes as written: `EMPTY`, `UNINIT`, `ALIGN 8`… */
   attributes: string[];
   kind: RegionKind;
@@ -120,6 +122,9 @@ export function readScatter(
       length: toNumber(region.length, `size of ${region.name}`, region.position),
     }),
     ...(region.unresolved !== undefined && { unresolved: region.unresolved }),
+    ...(region.imageLimit !== undefined && {
+      imageLimit: toNumber(region.imageLimit, `image end of ${region.name}`, region.position),
+    }),
     attributes: region.attributes.map((a) =>
       a.argument ? `${a.keyword} ${a.argument.text}` : a.keyword,
     ),

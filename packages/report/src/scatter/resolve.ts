@@ -57,6 +57,8 @@ export interface ResolvedRegion {
   length?: bigint;
   /** Why `origin` or `length` is missing. */
   unresolved?: string;
+  /** For a load region: the end of its image, known with the linked image. */
+  imageLimit?: bigint;
   attributes: RegionAttribute[];
   inputs: InputSectionDescription[];
   position: SourcePosition;
@@ -175,6 +177,7 @@ export function resolveScatter(
       ...(maxSize === undefined
         ? { unresolved: `load region ${load.name} has no maximum size` }
         : known('length', maxSize)),
+      ...(!isUnknown(loadLimit) && { imageLimit: loadLimit }),
       attributes: load.attributes,
       inputs: [],
       position: load.position,
