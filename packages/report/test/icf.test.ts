@@ -160,13 +160,14 @@ describe('ICF files on firmware laid out as ILINK does', () => {
   });
   afterAll(() => firmware.cleanup());
 
-  it.each(ICF_ELF_CASES)('$file', ({ file, script, regions, containers }) => {
+  it.each(ICF_ELF_CASES)('$file', ({ file, script, defs, regions, containers }) => {
     const elf = firmware.link(join(fixtures, script), file);
     const truth = objdumpSections(elf);
     const warnings: string[] = [];
     const report = generateReport({
       elf,
       linkerScripts: [file],
+      defs,
       cwd: fixtures,
       onWarning: (m) => warnings.push(m),
     });

@@ -167,13 +167,14 @@ describe('scatter files on firmware laid out as armlink does', () => {
   });
   afterAll(() => firmware.cleanup());
 
-  it.each(SCATTER_ELF_CASES)('$file', ({ file, script, regions, computed }) => {
+  it.each(SCATTER_ELF_CASES)('$file', ({ file, script, defs, regions, computed }) => {
     const elf = firmware.link(join(fixtures, script), file);
     const truth = objdumpSections(elf);
     const warnings: string[] = [];
     const report: GeneratedReport = generateReport({
       elf,
       linkerScripts: [file],
+      defs,
       cwd: fixtures,
       onWarning: (m) => warnings.push(m),
     });
