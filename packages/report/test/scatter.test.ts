@@ -167,7 +167,7 @@ describe('scatter files on firmware laid out as armlink does', () => {
   });
   afterAll(() => firmware.cleanup());
 
-  it.each(SCATTER_ELF_CASES)('$file', ({ file, script, defs, regions, computed }) => {
+  it.each(SCATTER_ELF_CASES)('$file', ({ file, script, defs, regions, computed, computedSize }) => {
     const elf = firmware.link(join(fixtures, script), file);
     const truth = objdumpSections(elf);
     const warnings: string[] = [];
@@ -208,6 +208,10 @@ describe('scatter files on firmware laid out as armlink does', () => {
     for (const [region, section] of Object.entries(computed ?? {})) {
       const first = truth.filter((s) => s.name === section).sort((a, b) => a.vma - b.vma)[0]!;
       expect({ region, address: layout[region]!.address }).toEqual({ region, address: first.vma });
+    }
+    for (const [region, section] of Object.entries(computedSize ?? {})) {
+      const size = truth.find((s) => s.name === section)!.size;
+      expect({ region, size: layout[region]!.limit_size }).toEqual({ region, size });
     }
     // Every allocated section is listed in a region, nothing twice (load images apart).
     const listed = Object.values(layout).flatMap((r) => r.sections);
