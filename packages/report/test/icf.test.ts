@@ -160,7 +160,7 @@ describe('ICF files on firmware laid out as ILINK does', () => {
   });
   afterAll(() => firmware.cleanup());
 
-  it.each(ICF_ELF_CASES)('$file', ({ file, script, defs, regions, containers }) => {
+  it.each(ICF_ELF_CASES)('$file', ({ file, script, defs, searchPaths, regions, containers }) => {
     const elf = firmware.link(join(fixtures, script), file);
     const truth = objdumpSections(elf);
     const warnings: string[] = [];
@@ -169,6 +169,7 @@ describe('ICF files on firmware laid out as ILINK does', () => {
       linkerScripts: [file],
       defs,
       cwd: fixtures,
+      searchPaths: searchPaths?.map((dir) => join(fixtures, dir)),
       onWarning: (m) => warnings.push(m),
     });
     const layout = report.memory_layout;
