@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { loadConfig } from '@memtrail/config';
 import { createPrismaClient, type PrismaClient } from '@memtrail/db';
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
-import { AppModule as WorkerModule } from '../../services/ingest-worker/src/app.module.js';
-import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import {
   call,
   startGateway,
   type Gateway,
 } from '../../services/gateway/test/support/gateway-harness.js';
+import { startIngestWorker } from './support/read-services.js';
 
 const ADMIN_TOKEN = 'operator-secret-token';
 
@@ -27,19 +24,8 @@ describe('admin: ingestion dead letters', () => {
     stores = await createIsolatedStores();
     gw = await startGateway(stores, { ADMIN_TOKEN });
     prisma = createPrismaClient(stores.databaseUrl);
-    const config = loadConfig(WorkerConfig, {
-      DATABASE_URL: stores.databaseUrl,
-      REDIS_URL: stores.redisUrl,
-      CLICKHOUSE_URL: stores.clickhouseUrl,
-      CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
-      QUEUE_PREFIX: stores.queuePrefix,
-      SWEEP_INTERVAL_MS: '0',
-    });
     startWorker = async () => {
-      worker = await NestFactory.createApplicationContext(WorkerModule.register(config), {
-        logger: false,
-      });
-      await worker.init();
+      worker = await startIngestWorker(stores);
     };
   });
 

@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { NestFactory } from '@nestjs/core';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
-import { Transport } from '@nestjs/microservices';
 import { loadConfig } from '@memtrail/config';
 import type { ReadinessReport } from '@memtrail/contracts';
 import { createIsolatedStores, freePort, type IsolatedStores } from '@memtrail/testing';
-import { AppModule as QueryModule } from '../../services/query/src/app.module.js';
-import { QueryConfig } from '../../services/query/src/config.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
 import {
   TEST_JWT_SECRET,
   TEST_QUERY_SECRET,
 } from '../../services/gateway/test/support/gateway-harness.js';
+import { startQueryService } from './support/read-services.js';
 
 describe('gateway readiness through the query service', () => {
   let stores: IsolatedStores;
@@ -22,20 +19,7 @@ describe('gateway readiness through the query service', () => {
   let queryPort: number;
 
   const startQuery = async () => {
-    const config = loadConfig(QueryConfig, {
-      DATABASE_URL: stores.databaseUrl,
-      CLICKHOUSE_URL: stores.clickhouseUrl,
-      CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
-      QUERY_PORT: String(queryPort),
-      QUERY_SECRET: TEST_QUERY_SECRET,
-      LOG_LEVEL: 'error',
-    });
-    query = await NestFactory.createMicroservice(QueryModule.register(config), {
-      transport: Transport.TCP,
-      options: { host: '127.0.0.1', port: queryPort },
-      logger: false,
-    });
-    await query.listen();
+    query = await startQueryService(stores, queryPort);
   };
 
   const readyz = async () => {

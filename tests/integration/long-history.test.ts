@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext, INestMicroservice } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { Transport } from '@nestjs/microservices';
-import { loadConfig } from '@memtrail/config';
 import type {
   CommitReportData,
   MemoryReport,
@@ -10,17 +7,12 @@ import type {
   ReportSymbol,
 } from '@memtrail/contracts';
 import { createIsolatedStores, eventually, freePort, type IsolatedStores } from '@memtrail/testing';
-import { AppModule as QueryModule } from '../../services/query/src/app.module.js';
-import { QueryConfig } from '../../services/query/src/config.js';
-import { AppModule as WorkerModule } from '../../services/ingest-worker/src/app.module.js';
-import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 import { BlockCopier } from '../../services/ingest-worker/src/ingest/block-copier.js';
 import {
   call,
   signUpOnPrem,
   startGateway,
   type Gateway,
-  TEST_QUERY_SECRET,
 } from '../../services/gateway/test/support/gateway-harness.js';
 import {
   envelope,
@@ -32,6 +24,7 @@ import {
   type CommitSpec,
   type SyntheticSymbol,
 } from '../../services/query/bench/synthetic-firmware.js';
+import { startQueryService, startIngestWorker } from './support/read-services.js';
 
 type Body<T> = { status: string; data: T };
 
@@ -59,20 +52,7 @@ describe('a long history read back symbol for symbol', () => {
   const expected = new Map<string, MemoryReport | null>();
 
   const startQuery = async () => {
-    const config = loadConfig(QueryConfig, {
-      DATABASE_URL: stores.databaseUrl,
-      CLICKHOUSE_URL: stores.clickhouseUrl,
-      CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
-      QUERY_PORT: String(queryPort),
-      QUERY_SECRET: TEST_QUERY_SECRET,
-      LOG_LEVEL: 'error',
-    });
-    query = await NestFactory.createMicroservice(QueryModule.register(config), {
-      transport: Transport.TCP,
-      options: { host: '127.0.0.1', port: queryPort },
-      logger: false,
-    });
-    await query.listen();
+    query = await startQueryService(stores, queryPort);
   };
 
   const upload = async (spec: CommitSpec, report: MemoryReport | null) => {
@@ -103,22 +83,11 @@ describe('a long history read back symbol for symbol', () => {
     stores = await createIsolatedStores();
     queryPort = await freePort();
     await startQuery();
-    const config = loadConfig(WorkerConfig, {
-      DATABASE_URL: stores.databaseUrl,
-      REDIS_URL: stores.redisUrl,
-      CLICKHOUSE_URL: stores.clickhouseUrl,
-      CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
-      QUEUE_PREFIX: stores.queuePrefix,
-      SWEEP_INTERVAL_MS: '0',
+    worker = await startIngestWorker(stores, {
       // Copied when the test says so: half of the history is read from each store.
       WORKER_COPY_INTERVAL_MS: '0',
       WORKER_COPY_AGE_MS: '0',
-      LOG_LEVEL: 'error',
     });
-    worker = await NestFactory.createApplicationContext(WorkerModule.register(config), {
-      logger: false,
-    });
-    await worker.init();
     gw = await startGateway(stores, {
       DEPLOYMENT_MODE: 'onprem',
       QUERY_PORT: String(queryPort),

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { loadConfig } from '@memtrail/config';
 import { createClickHouse, type ClickHouseClient } from '@memtrail/clickhouse';
 import type { ProjectWithApiKey } from '@memtrail/contracts';
 import { createSqlPool, type SqlPool } from '@memtrail/db';
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
-import { AppModule as WorkerModule } from '../../services/ingest-worker/src/app.module.js';
-import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 import {
   call,
   signUpOnPrem,
@@ -22,6 +18,7 @@ import {
   shaOf,
   toReport,
 } from '../../services/query/bench/synthetic-firmware.js';
+import { startIngestWorker } from './support/read-services.js';
 
 type Body<T> = { data: T };
 
@@ -89,21 +86,10 @@ describe('deleting a project', () => {
 
   beforeAll(async () => {
     stores = await createIsolatedStores();
-    const config = loadConfig(WorkerConfig, {
-      DATABASE_URL: stores.databaseUrl,
-      REDIS_URL: stores.redisUrl,
-      CLICKHOUSE_URL: stores.clickhouseUrl,
-      CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
-      QUEUE_PREFIX: stores.queuePrefix,
-      SWEEP_INTERVAL_MS: '0',
+    worker = await startIngestWorker(stores, {
       WORKER_COPY_AGE_MS: '0',
       WORKER_COPY_INTERVAL_MS: '100',
-      LOG_LEVEL: 'error',
     });
-    worker = await NestFactory.createApplicationContext(WorkerModule.register(config), {
-      logger: false,
-    });
-    await worker.init();
     // Above one report, a project's rows are deleted by the background job.
     gw = await startGateway(stores, {
       DEPLOYMENT_MODE: 'onprem',

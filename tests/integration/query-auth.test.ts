@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { NestFactory } from '@nestjs/core';
 import type { INestMicroservice } from '@nestjs/common';
 import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import { firstValueFrom } from 'rxjs';
-import { loadConfig } from '@memtrail/config';
 import { QueryPatterns } from '@memtrail/contracts';
 import { createIsolatedStores, freePort, type IsolatedStores } from '@memtrail/testing';
 import { createQueryClient } from '../../services/gateway/src/infra/query-client.js';
 import { TEST_QUERY_SECRET } from '../../services/gateway/test/support/gateway-harness.js';
-import { AppModule as QueryModule } from '../../services/query/src/app.module.js';
-import { QueryConfig } from '../../services/query/src/config.js';
+import { startQueryService } from './support/read-services.js';
 
 /**
  * The query service's TCP port answers only the gateway: whoever else reaches it (another pod,
@@ -35,20 +32,7 @@ describe('query service: only signed messages are answered', () => {
   beforeAll(async () => {
     stores = await createIsolatedStores();
     port = await freePort();
-    const config = loadConfig(QueryConfig, {
-      DATABASE_URL: stores.databaseUrl,
-      CLICKHOUSE_URL: stores.clickhouseUrl,
-      CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
-      QUERY_PORT: String(port),
-      QUERY_SECRET: TEST_QUERY_SECRET,
-      LOG_LEVEL: 'error',
-    });
-    query = await NestFactory.createMicroservice(QueryModule.register(config), {
-      transport: Transport.TCP,
-      options: { host: '127.0.0.1', port },
-      logger: false,
-    });
-    await query.listen();
+    query = await startQueryService(stores, port);
   });
 
   afterAll(async () => {

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext, INestMicroservice } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { Transport } from '@nestjs/microservices';
-import { loadConfig } from '@memtrail/config';
 import type {
   CommitDiffData,
   CommitPageData,
@@ -19,16 +16,11 @@ import type {
 } from '@memtrail/contracts';
 import { diffReports } from '@memtrail/report';
 import { createIsolatedStores, eventually, freePort, type IsolatedStores } from '@memtrail/testing';
-import { AppModule as QueryModule } from '../../services/query/src/app.module.js';
-import { QueryConfig } from '../../services/query/src/config.js';
-import { AppModule as WorkerModule } from '../../services/ingest-worker/src/app.module.js';
-import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 import {
   call,
   signUpOnPrem,
   startGateway,
   type Gateway,
-  TEST_QUERY_SECRET,
 } from '../../services/gateway/test/support/gateway-harness.js';
 import {
   envelope,
@@ -40,6 +32,7 @@ import {
   type CommitSpec,
   type SyntheticSymbol,
 } from '../../services/query/bench/synthetic-firmware.js';
+import { startQueryService, startIngestWorker } from './support/read-services.js';
 
 type Body<T> = { status: string; type: string | null; error: string | null; data: T };
 
@@ -65,36 +58,11 @@ describe('query reads through the gateway', () => {
   const sha = (i: number) => shaOf('query-reads', i);
 
   const startQuery = async () => {
-    const config = loadConfig(QueryConfig, {
-      DATABASE_URL: stores.databaseUrl,
-      CLICKHOUSE_URL: stores.clickhouseUrl,
-      CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
-      QUERY_PORT: String(queryPort),
-      QUERY_SECRET: TEST_QUERY_SECRET,
-      LOG_LEVEL: 'error',
-    });
-    query = await NestFactory.createMicroservice(QueryModule.register(config), {
-      transport: Transport.TCP,
-      options: { host: '127.0.0.1', port: queryPort },
-      logger: false,
-    });
-    await query.listen();
+    query = await startQueryService(stores, queryPort);
   };
 
   const startWorker = async () => {
-    const config = loadConfig(WorkerConfig, {
-      DATABASE_URL: stores.databaseUrl,
-      REDIS_URL: stores.redisUrl,
-      CLICKHOUSE_URL: stores.clickhouseUrl,
-      CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
-      QUEUE_PREFIX: stores.queuePrefix,
-      SWEEP_INTERVAL_MS: '0',
-      LOG_LEVEL: 'error',
-    });
-    worker = await NestFactory.createApplicationContext(WorkerModule.register(config), {
-      logger: false,
-    });
-    await worker.init();
+    worker = await startIngestWorker(stores);
   };
 
   const get = <T>(path: string, as = token) =>
