@@ -1,4 +1,4 @@
-import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { HttpException, HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { AUTH_MESSAGES } from '@memtrail/contracts';
 import { Redis } from 'ioredis';
 import { GatewayConfig } from '../config.js';
@@ -14,6 +14,9 @@ export class TooManyRequestsException extends HttpException {
 }
 
 export type RateLimitedAction = 'signin' | 'signup' | 'reset';
+
+/** What a per-minute limit counts: the key prefix, and the first word of its 429 message. */
+export type PerMinuteKind = 'upload' | 'summary';
 
 // One round trip per counter: increment, and start the window on the first hit.
 const HIT = `
@@ -31,6 +34,8 @@ return {n, redis.call('PTTL', KEYS[1])}
  */
 @Injectable()
 export class RateLimitService {
+  private readonly logger = new Logger(RateLimitService.name);
+
   constructor(
     @Inject(Redis) private readonly redis: Redis,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
@@ -49,6 +54,35 @@ export class RateLimitService {
       retryAfterMs = Math.max(retryAfterMs, wait);
     }
     if (retryAfterMs > 0) throw new TooManyRequestsException(Math.ceil(retryAfterMs / 1000));
+  }
+
+  /**
+   * Counts one request of `kind` against `limit` per minute for `subject` (0: no limit); throws
+   * 429 with the wait above it, naming `what` is limited. When Redis is unreachable the request
+   * is let through: uploads are stored in Postgres and CI reads them, and refusing either over
+   * a cache outage would lose CI results.
+   */
+  async perMinute(
+    kind: PerMinuteKind,
+    subject: string,
+    limit: number,
+    what: string,
+  ): Promise<void> {
+    if (limit === 0) return;
+    let waitMs: number;
+    try {
+      waitMs = await this.consume(`${kind}:${subject}`, limit, 60_000);
+    } catch (error) {
+      this.logger.warn(`${kind} rate limit not checked, Redis failed: ${(error as Error).message}`);
+      return;
+    }
+    if (waitMs === 0) return;
+    const retryAfter = Math.ceil(waitMs / 1000);
+    const Kind = kind[0]!.toUpperCase() + kind.slice(1);
+    throw new TooManyRequestsException(
+      retryAfter,
+      `${Kind} rate limit of ${limit} per minute exceeded for ${what}; retry after ${retryAfter} s`,
+    );
   }
 
   /**

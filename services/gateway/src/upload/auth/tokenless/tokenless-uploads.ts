@@ -1,9 +1,8 @@
-import { Inject, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { SqlPool } from '@memtrail/db';
 import type { Request } from 'express';
 import { GatewayConfig } from '../../../config.js';
 import { RateLimitService } from '../../../rate-limit/rate-limit.service.js';
-import { countUpload } from '../../upload-rate-limit.guard.js';
 import type { ValidUpload } from '../../validate-upload.js';
 import { PullRequests } from '../pull-requests.js';
 import type { UploadGrant, Uploader } from '../uploader.js';
@@ -19,8 +18,6 @@ import type { UploadGrant, Uploader } from '../uploader.js';
  */
 @Injectable()
 export class TokenlessUploads {
-  private readonly logger = new Logger(TokenlessUploads.name);
-
   constructor(
     // Runs per upload: plain SQL (see SqlPool).
     @Inject(SqlPool) private readonly sql: SqlPool,
@@ -80,6 +77,6 @@ export class TokenlessUploads {
 
   private count(subject: string): Promise<void> {
     const limit = this.config.UPLOAD_TOKENLESS_RATE_LIMIT_PER_MINUTE;
-    return countUpload(this.limits, this.logger, subject, limit, 'tokenless uploads');
+    return this.limits.perMinute('upload', subject, limit, 'tokenless uploads');
   }
 }
