@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import { ClickHouseClient, pingClickHouse, purgeStatement } from '@memtrail/clickhouse';
 import { recordClickHouseInsert, ServiceMetrics } from '@memtrail/metrics';
-import { decodeBlock, type Block } from '@memtrail/symbol-blocks';
+import { decodeBlock, type Block, type BlockSymbol } from '@memtrail/symbol-blocks';
 import { WorkerConfig } from '../config.js';
 import type { PendingBlock } from './stored-blocks.js';
 
@@ -22,24 +22,14 @@ const CHUNK_ROWS = 50_000;
 
 const UINT32 = 2 ** 32;
 
-interface BlockRow {
+/** A row of symbol_blocks_v2: one symbol of a block, with the block's keys and section. */
+type BlockRow = BlockSymbol & {
   project_id: string;
   target_id: string;
   block_hash: string;
   ordinal: number;
-  name: string;
-  full_name: string;
-  rel: number;
-  size: number;
-  type: string;
-  binding: string;
-  visibility: string;
   section: string;
-  source_file: string;
-  source_line: number;
-  archive: string;
-  object_file: string;
-}
+};
 
 /**
  * Writes symbol blocks to ClickHouse, a batch of whole blocks per insert (chunked above
