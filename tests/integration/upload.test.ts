@@ -11,7 +11,7 @@ import type {
 } from '@memtrail/contracts';
 import { createPrismaClient, type PrismaClient } from '@memtrail/db';
 import { createRedisConnection, createReportsQueue, type ReportsQueue } from '@memtrail/queue';
-import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
+import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
 import type { Redis } from 'ioredis';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
@@ -153,7 +153,7 @@ describe('POST /upload', () => {
     await stores?.cleanup();
   });
 
-  it('accepts the MemBrowse envelope, stores the payload and enqueues its ingestion', async () => {
+  it('accepts the MemBrowse envelope, stores it, then its version, and enqueues its ingestion', async () => {
     const { status, body } = await post(envelope(sha(1), null));
     expect(status).toBe(200);
     expect(body.success).toBe(true);
@@ -184,8 +184,22 @@ describe('POST /upload', () => {
     expect((report.regionTotals as Record<string, { used_size: number }>).FLASH!.used_size).toBe(
       413,
     );
-    const job = await queue.getJob(`report-${report.id}-v1`);
+    // After the answer: the version and its blocks replace the payload, then the job is queued.
+    const job = await eventually(
+      () => queue.getJob(`report-${report.id}-v1`),
+      (found) => found !== undefined,
+    );
     expect(job?.data).toEqual({ reportId: report.id, version: 1, requestId: expect.any(String) });
+    const version = await prisma.reportVersion.findUniqueOrThrow({
+      where: { reportId_version: { reportId: report.id, version: 1 } },
+    });
+    expect(version.record).not.toBeNull();
+    expect(
+      await prisma.symbolBlock.count({ where: { targetId: report.targetId } }),
+    ).toBeGreaterThan(0);
+    expect(
+      (await prisma.report.findUniqueOrThrow({ where: { id: report.id } })).payload,
+    ).toBeNull();
     const head = await prisma.head.findFirstOrThrow({
       where: { targetId: report.targetId, branch: 'main' },
     });
@@ -254,7 +268,10 @@ describe('POST /upload', () => {
       where: { id: first.body.data.report_id },
     });
     expect(report).toMatchObject({ version: 2, overwriteCount: 1 });
-    expect(await queue.getJob(`report-${report.id}-v2`)).toBeTruthy();
+    await eventually(
+      () => queue.getJob(`report-${report.id}-v2`),
+      (job) => job !== undefined,
+    );
   });
 
   it('gives an identical upload its parent footprint, and records failed builds', async () => {
