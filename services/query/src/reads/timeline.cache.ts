@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReportKindName, ReportStatusName } from '@memtrail/contracts';
 import { SqlPool } from '@memtrail/db';
+import { StampedCache } from '../store/stamped-cache.js';
 import type { TargetRecord } from './reports.repository.js';
 
 /** One report of a target with its commit: everything chains, series and pages need. */
@@ -30,11 +31,6 @@ export interface Timeline {
   newestFirst: TimelineEntry[];
 }
 
-interface Cached {
-  stamp: string;
-  timeline: Promise<Timeline>;
-}
-
 /** Targets whose timelines are kept; the least recently used is dropped beyond this. */
 const MAX_TARGETS = 32;
 
@@ -47,24 +43,13 @@ const MAX_TARGETS = 32;
  */
 @Injectable()
 export class TimelineCache {
-  private readonly cache = new Map<string, Cached>();
+  private readonly cache = new StampedCache<Timeline>(MAX_TARGETS);
 
   constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
 
   async get(target: TargetRecord): Promise<Timeline> {
     const stamp = await this.stamp(target);
-    const cached = this.cache.get(target.id);
-    if (cached && cached.stamp === stamp) {
-      // Map order is recency order.
-      this.cache.delete(target.id);
-      this.cache.set(target.id, cached);
-      return cached.timeline;
-    }
-    const timeline = this.load(target);
-    this.cache.set(target.id, { stamp, timeline });
-    timeline.catch(() => this.cache.delete(target.id));
-    while (this.cache.size > MAX_TARGETS) this.cache.delete(this.cache.keys().next().value!);
-    return timeline;
+    return this.cache.get(target.id, stamp, () => this.load(target));
   }
 
   private async stamp(target: TargetRecord): Promise<string> {
