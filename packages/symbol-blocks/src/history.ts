@@ -30,19 +30,20 @@ export function blockEvents(
  * Occurrences of the given blocks in each wanted version: the sum of the events along the chain
  * of bases, walked once per version whatever the number of wanted versions. `baseOf` gives a
  * version's base (undefined for a version without one); `eventsOf` its events among the blocks.
- * Blocks a version does not hold are absent from its map.
+ * Versions are named by any key (numbers are cheapest to look up). Blocks a version does not hold
+ * are absent from its map; a version without events among the blocks shares its base's map.
  */
-export function occurrences(
-  wanted: readonly string[],
-  baseOf: (version: string) => string | undefined,
-  eventsOf: (version: string) => ReadonlyMap<string, number> | undefined,
-): Map<string, ReadonlyMap<string, number>> {
-  const memo = new Map<string, ReadonlyMap<string, number>>();
+export function occurrences<V>(
+  wanted: readonly V[],
+  baseOf: (version: V) => V | undefined,
+  eventsOf: (version: V) => ReadonlyMap<string, number> | undefined,
+): Map<V, ReadonlyMap<string, number>> {
+  const memo = new Map<V, ReadonlyMap<string, number>>();
   const EMPTY: ReadonlyMap<string, number> = new Map();
   for (const start of wanted) {
-    const path: string[] = [];
-    const onPath = new Set<string>();
-    let at: string | undefined = start;
+    const path: V[] = [];
+    const onPath = new Set<V>();
+    let at: V | undefined = start;
     while (at !== undefined && !memo.has(at) && !onPath.has(at)) {
       path.push(at);
       onPath.add(at);

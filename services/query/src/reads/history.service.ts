@@ -31,7 +31,7 @@ export class HistoryService {
    */
   symbol(req: HistoryRequest): Promise<HistoryData> {
     const stem = stripCloneSuffixes(req.subject);
-    return this.history(req, { by: 'name', stem }, (sizes): Found | undefined => {
+    return this.history(req, { by: 'name', stem }, (sizes) => {
       const family = [...sizes].filter(([name]) => stripCloneSuffixes(name) === stem);
       const exact = family.filter(([name]) => name === req.subject);
       const counted = exact.length ? exact : family;
@@ -54,21 +54,30 @@ export class HistoryService {
   private async history(
     req: HistoryRequest,
     subject: HistorySubject,
-    pick: (sizes: Map<string, SubjectSize>) => Found | undefined,
+    pick: (sizes: ReadonlyMap<string, SubjectSize>) => Found | undefined,
   ): Promise<HistoryData> {
     const target = await this.reports.target(req);
-    const { reports, truncated } = await this.selection.select(target, req.selection);
+    const ref = { projectId: target.projectId, targetId: target.id };
+    // The commits (Postgres) and the blocks holding the subject (ClickHouse) are independent.
+    const [{ reports, truncated, timeline }, held] = await Promise.all([
+      this.selection.select(target, req.selection),
+      this.store.blocksHolding(ref, subject),
+    ]);
     const readable = reports.filter(
       (r) => r.ingested_version !== null && r.kind !== 'build_failed',
     );
     const sizes = await this.store.subjectSizes(
-      { projectId: target.projectId, targetId: target.id },
-      subject,
+      target.id,
+      held,
       readable.map((r) => ({ reportId: r.id, version: r.ingested_version! })),
+      timeline,
     );
-    const found = readable.map((r) => {
-      const inVersion = sizes.get(`${r.id}/${r.ingested_version}`);
-      return inVersion && pick(inVersion);
+    // Versions holding the subject alike share their sizes: pick once per distinct one.
+    const picked = new Map<ReadonlyMap<string, SubjectSize>, Found | undefined>();
+    const found = sizes.map((inVersion) => {
+      if (!inVersion) return undefined;
+      if (!picked.has(inVersion)) picked.set(inVersion, pick(inVersion));
+      return picked.get(inVersion);
     });
     const commits = readable.map(seriesCommit);
     const size = found.map((f) => f?.size ?? 0);

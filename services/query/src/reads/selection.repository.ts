@@ -4,12 +4,17 @@ import { SqlPool } from '@memtrail/db';
 import { walkChain } from './chain.js';
 import { notFound } from './errors.js';
 import type { TargetRecord } from './reports.repository.js';
-import { TimelineCache, type TimelineEntry } from './timeline.cache.js';
+import { TimelineCache, type Timeline, type TimelineEntry } from './timeline.cache.js';
 
 export interface Selected {
   /** Oldest first. */
   reports: TimelineEntry[];
   truncated: boolean;
+  /**
+   * The timeline the reports were taken from (replaced when the target changes): values kept
+   * per target that are read after it hold every version it names.
+   */
+  timeline: Timeline;
 }
 
 export function seriesCommit(r: TimelineEntry): SeriesCommit {
@@ -59,7 +64,11 @@ export class SelectionRepository {
       picked.push(e);
     }
     const truncated = picked.length > selection.limit;
-    return { reports: picked.slice(0, selection.limit).reverse(), truncated };
+    return {
+      reports: picked.slice(0, selection.limit).reverse(),
+      truncated,
+      timeline,
+    };
   }
 
   /** Section totals of selected reports (large, so not part of the timeline), by report id. */

@@ -3,6 +3,7 @@ import { ClickHouseClient } from '@memtrail/clickhouse';
 import { SqlPool } from '@memtrail/db';
 import { occurrences, type BlockSymbol } from '@memtrail/symbol-blocks';
 import { BlockCache, BLOCKS_TABLE } from './block-cache.js';
+import { StampedCache } from './stamped-cache.js';
 
 /** A subject's bytes and symbol count in one version. */
 export interface SubjectSize {
@@ -15,13 +16,31 @@ export interface VersionRef {
   version: number;
 }
 
-const key = (reportId: string, version: number) => `${reportId}/${version}`;
-
 /**
  * What a history follows: the symbols of one name family (a name and its compiler clones, as
  * `stem`, `stem.constprop.0`, `stem [clone .isra.0]`), or of one source file.
  */
 export type HistorySubject = { by: 'name'; stem: string } | { by: 'source_file'; path: string };
+
+/** Per block holding a subject, per name (or path) it holds: bytes and symbols. */
+export type HeldBlocks = Map<string, Map<string, SubjectSize>>;
+
+/** Per version asked for, in its order: per name or path found, bytes and symbols (or none). */
+export type VersionSizes = (ReadonlyMap<string, SubjectSize> | undefined)[];
+
+/**
+ * Every version of a target numbered, with its base's number: history counts walk numbers,
+ * cheaper to look up than 5,000 report ids per read.
+ */
+interface VersionGraph {
+  /** Per report id, per version: its number. */
+  numbers: Map<string, Map<number, number>>;
+  /** Per number: its base's number, -1 for a version without one (or whose base is gone). */
+  bases: Int32Array;
+}
+
+/** Targets whose version graphs are kept; the least recently used is dropped beyond this. */
+const MAX_TARGETS = 32;
 
 /**
  * One subject's size in many versions of a target without reading their records: ClickHouse
@@ -32,57 +51,74 @@ export type HistorySubject = { by: 'name'; stem: string } | { by: 'source_file';
  */
 @Injectable()
 export class BlockHistory {
+  /**
+   * Every version's base, per target, kept per timeline (see `sizes`): a base is written once,
+   * in the statement that marks its version ingested, so a graph read after a timeline was
+   * read holds every version that timeline names, with its base. Reading 5,000 rows once per
+   * change of the target instead of once per history.
+   */
+  private readonly graphs = new StampedCache<VersionGraph>(MAX_TARGETS);
+
   constructor(
     @Inject(ClickHouseClient) private readonly clickhouse: ClickHouseClient,
     @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(BlockCache) private readonly blocks: BlockCache,
   ) {}
 
-  /** Per version wanted (`reportId/version`), per name or path found: bytes and symbols. */
+  /**
+   * The subject's size in each of `versions`, in their order. Versions holding the same blocks
+   * the same number of times share one map. `timeline` is what the versions were selected from,
+   * read from Postgres before this call and replaced whenever a report of the target is written
+   * or deleted: what is kept for it is valid for its versions.
+   */
   async sizes(
-    projectId: string,
     targetId: string,
-    subject: HistorySubject,
+    held: HeldBlocks,
     versions: readonly VersionRef[],
-  ): Promise<Map<string, Map<string, SubjectSize>>> {
-    const held = await this.blocksHolding(projectId, targetId, subject);
-    const result = new Map<string, Map<string, SubjectSize>>();
+    timeline: object,
+  ): Promise<VersionSizes> {
     const hashes = [...held.keys()];
-    if (hashes.length === 0 || versions.length === 0) return result;
-    const [events, bases] = await Promise.all([
+    if (hashes.length === 0) return versions.map(() => undefined);
+    const [graph, rows] = await Promise.all([
+      this.graphs.get(targetId, timeline, () => this.loadGraph(targetId)),
       this.events(targetId, hashes),
-      this.bases(targetId),
     ]);
-    const counts = occurrences(
-      versions.map((v) => key(v.reportId, v.version)),
-      (v) => bases.get(v),
-      (v) => events.get(v),
-    );
-    for (const [version, blocks] of counts) {
-      const sizes = new Map<string, SubjectSize>();
-      for (const [hash, n] of blocks) {
-        if (n === 0) continue;
-        for (const [subjectKey, size] of held.get(hash) ?? []) {
-          const total = sizes.get(subjectKey) ?? { size: 0, count: 0 };
-          total.size += n * size.size;
-          total.count += n * size.count;
-          sizes.set(subjectKey, total);
-        }
-      }
-      if (sizes.size > 0) result.set(version, sizes);
+    const number = (reportId: string, version: number) => graph.numbers.get(reportId)?.get(version);
+    const events = new Map<number, Map<string, number>>();
+    for (const row of rows) {
+      // Events of a version ingested after the timeline was read: no version asked for.
+      const n = number(row.report_id, row.version);
+      if (n === undefined) continue;
+      let map = events.get(n);
+      if (!map) events.set(n, (map = new Map()));
+      map.set(row.block_hash.toString('hex'), row.delta);
     }
-    return result;
+    const wanted = versions.map((v) => number(v.reportId, v.version));
+    const counts = occurrences(
+      wanted.filter((n) => n !== undefined),
+      (n) => (graph.bases[n]! >= 0 ? graph.bases[n] : undefined),
+      (n) => events.get(n),
+    );
+    // Consecutive versions usually share their counts (the same map): sum each once.
+    const summed = new Map<ReadonlyMap<string, number>, Map<string, SubjectSize>>();
+    return wanted.map((n) => {
+      if (n === undefined) return undefined;
+      const blocks = counts.get(n)!;
+      let sizes = summed.get(blocks);
+      if (!sizes) summed.set(blocks, (sizes = sum(blocks, held)));
+      return sizes.size > 0 ? sizes : undefined;
+    });
   }
 
   /**
    * Per block holding the subject, per name (or path): its bytes and symbols (rows written
    * twice kept once).
    */
-  private async blocksHolding(
+  async blocksHolding(
     projectId: string,
     targetId: string,
     subject: HistorySubject,
-  ): Promise<Map<string, Map<string, SubjectSize>>> {
+  ): Promise<HeldBlocks> {
     // Blocks still waiting in Postgres first: one copied meanwhile is then found in ClickHouse.
     const waiting = await this.waitingBlocks(projectId, targetId, subject);
     const held = await this.copiedBlocks(projectId, targetId, subject);
@@ -95,12 +131,12 @@ export class BlockHistory {
     projectId: string,
     targetId: string,
     subject: HistorySubject,
-  ): Promise<Map<string, Map<string, SubjectSize>>> {
+  ): Promise<HeldBlocks> {
     const { rows } = await this.sql.query<{ hash: Buffer }>(
       'SELECT hash FROM symbol_blocks WHERE target_id = $1 AND NOT in_clickhouse',
       [targetId],
     );
-    const held = new Map<string, Map<string, SubjectSize>>();
+    const held: HeldBlocks = new Map();
     if (rows.length === 0) return held;
     const hashes = rows.map((r) => r.hash.toString('hex'));
     const lookup = await this.blocks.lookup(projectId, targetId, hashes);
@@ -131,7 +167,7 @@ export class BlockHistory {
     projectId: string,
     targetId: string,
     subject: HistorySubject,
-  ): Promise<Map<string, Map<string, SubjectSize>>> {
+  ): Promise<HeldBlocks> {
     const like = subject.by === 'name' ? subject.stem.replace(/[\\%_]/g, (c) => `\\${c}`) : '';
     const where =
       subject.by === 'name'
@@ -163,7 +199,7 @@ export class BlockHistory {
       size: string;
       count: string;
     }>();
-    const held = new Map<string, Map<string, SubjectSize>>();
+    const held: HeldBlocks = new Map();
     for (const r of rows) {
       let names = held.get(r.block_hash);
       if (!names) held.set(r.block_hash, (names = new Map()));
@@ -172,11 +208,8 @@ export class BlockHistory {
     return held;
   }
 
-  /** Per version: the change in occurrences of each of the blocks. */
-  private async events(
-    targetId: string,
-    hashes: string[],
-  ): Promise<Map<string, Map<string, number>>> {
+  /** The events of the blocks: per version, the change in occurrences of each. */
+  private async events(targetId: string, hashes: string[]) {
     const { rows } = await this.sql.query<{
       report_id: string;
       version: number;
@@ -187,30 +220,44 @@ export class BlockHistory {
        WHERE target_id = $1 AND block_hash = ANY($2::bytea[])`,
       [targetId, hashes.map((h) => Buffer.from(h, 'hex'))],
     );
-    const events = new Map<string, Map<string, number>>();
-    for (const row of rows) {
-      const k = key(row.report_id, row.version);
-      let map = events.get(k);
-      if (!map) events.set(k, (map = new Map()));
-      map.set(row.block_hash.toString('hex'), row.delta);
-    }
-    return events;
+    return rows;
   }
 
-  /** Every version of the target with the version its events count from. */
-  private async bases(targetId: string): Promise<Map<string, string>> {
+  /** Every version of the target, numbered, with the number of the version its events count from. */
+  private async loadGraph(targetId: string): Promise<VersionGraph> {
     const { rows } = await this.sql.query<{
       report_id: string;
       version: number;
-      base_report_id: string;
-      base_version: number;
+      base_report_id: string | null;
+      base_version: number | null;
     }>(
       `SELECT report_id::text, version, base_report_id::text, base_version FROM report_versions
-       WHERE target_id = $1 AND base_report_id IS NOT NULL`,
+       WHERE target_id = $1`,
       [targetId],
     );
-    return new Map(
-      rows.map((r) => [key(r.report_id, r.version), key(r.base_report_id, r.base_version)]),
+    const numbers = new Map<string, Map<number, number>>();
+    rows.forEach((r, n) => {
+      let versions = numbers.get(r.report_id);
+      if (!versions) numbers.set(r.report_id, (versions = new Map()));
+      versions.set(r.version, n);
+    });
+    const bases = Int32Array.from(rows, (r) =>
+      r.base_report_id === null ? -1 : (numbers.get(r.base_report_id)?.get(r.base_version!) ?? -1),
     );
+    return { numbers, bases };
   }
+}
+
+/** A version's bytes and symbols of the subject, per name or path, from its block counts. */
+function sum(blocks: ReadonlyMap<string, number>, held: HeldBlocks): Map<string, SubjectSize> {
+  const sizes = new Map<string, SubjectSize>();
+  for (const [hash, n] of blocks) {
+    for (const [subjectKey, size] of held.get(hash) ?? []) {
+      const total = sizes.get(subjectKey) ?? { size: 0, count: 0 };
+      total.size += n * size.size;
+      total.count += n * size.count;
+      sizes.set(subjectKey, total);
+    }
+  }
+  return sizes;
 }

@@ -4,14 +4,21 @@ import { reportSymbols, type BlockLookup } from '@memtrail/symbol-blocks';
 import { BlockCache } from './block-cache.js';
 import {
   BlockHistory,
+  type HeldBlocks,
   type HistorySubject,
-  type SubjectSize,
   type VersionRef,
+  type VersionSizes,
 } from './block-history.js';
 import { StoredVersions, type LoadedVersion, type ReportVersion } from './stored-versions.js';
 
 export type { LoadedVersion, ReportVersion } from './stored-versions.js';
-export type { HistorySubject, SubjectSize, VersionRef } from './block-history.js';
+export type {
+  HeldBlocks,
+  HistorySubject,
+  SubjectSize,
+  VersionRef,
+  VersionSizes,
+} from './block-history.js';
 
 export interface FileDelta {
   source_file: string;
@@ -99,13 +106,25 @@ export class SymbolStore {
     return [...files.values()].filter((f) => f.old_size !== f.new_size);
   }
 
-  /** A subject's sizes in each of `versions`: per version, per name (or path) found. */
-  subjectSizes(
+  /** The blocks of a target that hold a subject (a name family or a source file). */
+  blocksHolding(
     target: { projectId: string; targetId: string },
     subject: HistorySubject,
+  ): Promise<HeldBlocks> {
+    return this.history.blocksHolding(target.projectId, target.targetId, subject);
+  }
+
+  /**
+   * The subject held by `held` in each of `versions` (in their order): per name (or path)
+   * found. `timeline` is the target's timeline the versions were selected from.
+   */
+  subjectSizes(
+    targetId: string,
+    held: HeldBlocks,
     versions: readonly VersionRef[],
-  ): Promise<Map<string, Map<string, SubjectSize>>> {
-    return this.history.sizes(target.projectId, target.targetId, subject, versions);
+    timeline: object,
+  ): Promise<VersionSizes> {
+    return this.history.sizes(targetId, held, versions, timeline);
   }
 
   private async rows(r: ReportVersion, version: LoadedVersion) {

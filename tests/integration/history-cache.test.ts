@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { INestApplicationContext, INestMicroservice } from '@nestjs/common';
+import type { HistoryData, ProjectWithApiKey } from '@memtrail/contracts';
+import { createIsolatedStores, eventually, freePort, type IsolatedStores } from '@memtrail/testing';
+import {
+  call,
+  signUpOnPrem,
+  startGateway,
+  type Gateway,
+} from '../../services/gateway/test/support/gateway-harness.js';
+import {
+  envelope,
+  evolve,
+  initialFirmware,
+  random,
+  shaOf,
+  toReport,
+  type CommitSpec,
+  type SyntheticSymbol,
+} from '../../services/query/bench/synthetic-firmware.js';
+import { startQueryService, startIngestWorker } from './support/read-services.js';
+
+type Body<T> = { status: string; data: T };
+
+/**
+ * Histories are answered from what the query service keeps per target (the commit timeline,
+ * every version's base). One query service reads the same histories again after each change a
+ * target can see — a commit ingested, a commit overwritten, a new branch, a report deleted —
+ * and must answer what the uploaded firmware says, never what it kept from before.
+ */
+describe('symbol and file histories after the target changed', () => {
+  let stores: IsolatedStores;
+  let gw: Gateway;
+  let query: INestMicroservice | undefined;
+  let worker: INestApplicationContext | undefined;
+  let token: string;
+  let project: ProjectWithApiKey;
+  const target = 'cached-board';
+  const sha = (i: number) => shaOf('history-cache', i);
+  const rnd = random(31);
+  let id = 50_000;
+  const churn = { grow: 4, shrink: 3, add: 2, remove: 2, rename: 0, move: 1 };
+  const start = Date.parse('2026-09-01T08:00:00Z');
+  /** The firmware each uploaded commit holds now, by SHA. */
+  const firmware = new Map<string, SyntheticSymbol[]>();
+  /** Commits in upload order with their branch. */
+  const commits: CommitSpec[] = [];
+
+  const get = <T>(path: string) =>
+    call<Body<T>>(gw.url, 'GET', `/api/${project.id}/${target}${path}`, { token });
+
+  const allIngested = () =>
+    eventually(
+      () => gw.prisma.report.count({ where: { status: { not: 'ingested' } } }),
+      (pending) => pending === 0,
+      { timeoutMs: 60_000 },
+    );
+
+  const upload = async (
+    i: number,
+    parent: number | null,
+    branch: string,
+    fw: SyntheticSymbol[],
+  ) => {
+    const spec: CommitSpec = {
+      sha: sha(i),
+      parent: parent === null ? null : sha(parent),
+      branch,
+      target,
+      time: new Date(start + i * 3_600_000),
+      message: `commit ${i}`,
+      kind: 'full',
+    };
+    const res = await call(gw.url, 'POST', '/upload', {
+      body: envelope(spec, toReport(fw)),
+      headers: { authorization: `Bearer ${project.api_key}` },
+    });
+    expect(res.status).toBe(200);
+    firmware.set(spec.sha, fw);
+    if (!commits.some((c) => c.sha === spec.sha)) commits.push(spec);
+    await allIngested();
+  };
+  const next = (fw: SyntheticSymbol[]) => evolve(fw, churn, rnd, () => id++);
+
+  /** Names that changed somewhere, and some that never did: every kind of history line. */
+  const names = () => {
+    const all = [...firmware.values()].flatMap((fw) => fw.map((s) => s.name));
+    const sizes = new Map<string, Set<string>>();
+    for (const fw of firmware.values()) {
+      const held = new Map(fw.map((s) => [s.name, s.size]));
+      for (const name of new Set(all)) {
+        let seen = sizes.get(name);
+        if (!seen) sizes.set(name, (seen = new Set()));
+        seen.add(String(held.get(name) ?? 'absent'));
+      }
+    }
+    const changed = [...sizes].filter(([, seen]) => seen.size > 1).map(([name]) => name);
+    const unchanged = [...sizes].filter(([, seen]) => seen.size === 1).map(([name]) => name);
+    return [...changed, ...unchanged.filter((_, i) => i % 40 === 0)];
+  };
+
+  /** Every history of `names()` on `selection` equals the firmware of the commits given. */
+  const expectHistories = async (selection: string, shas: string[]) => {
+    const checked = names();
+    const files = [...new Set(checked.map((name) => sourceOf(name)))];
+    for (const name of checked) {
+      const res = await get<HistoryData>(
+        `/symbols/history?${selection}&name=${encodeURIComponent(name)}`,
+      );
+      expect(res.status).toBe(200);
+      const of = (s: string) => firmware.get(s)!.filter((x) => x.name === name);
+      expect({ name, history: pick(res.body.data) }).toEqual({
+        name,
+        history: {
+          shas,
+          size: shas.map((s) => of(s).reduce((sum, x) => sum + x.size, 0)),
+          present: shas.map((s) => of(s).length > 0),
+        },
+      });
+    }
+    for (const file of files) {
+      const res = await get<HistoryData>(
+        `/files/history?${selection}&path=${encodeURIComponent(file)}`,
+      );
+      const of = (s: string) => firmware.get(s)!.filter((x) => x.source_file === file);
+      expect({ file, history: pick(res.body.data) }).toEqual({
+        file,
+        history: {
+          shas,
+          size: shas.map((s) => of(s).reduce((sum, x) => sum + x.size, 0)),
+          present: shas.map((s) => of(s).length > 0),
+        },
+      });
+    }
+  };
+  const sourceOf = (name: string) =>
+    [...firmware.values()].flat().find((s) => s.name === name)!.source_file;
+  const pick = (h: HistoryData) => ({
+    shas: h.commits.map((c) => c.sha),
+    size: h.size,
+    present: h.present,
+  });
+  const main = () => commits.filter((c) => c.branch === 'main').map((c) => c.sha);
+
+  beforeAll(async () => {
+    stores = await createIsolatedStores();
+    const queryPort = await freePort();
+    query = await startQueryService(stores, queryPort);
+    worker = await startIngestWorker(stores);
+    gw = await startGateway(stores, {
+      DEPLOYMENT_MODE: 'onprem',
+      QUERY_PORT: String(queryPort),
+      QUERY_TIMEOUT_MS: '10000',
+    });
+    token = (await signUpOnPrem(gw.url, 'cache@example.com')).access_token;
+    const created = await call<Body<{ project: ProjectWithApiKey }>>(
+      gw.url,
+      'POST',
+      '/api/projects',
+      { token, body: { name: 'History cache', description: '' } },
+    );
+    project = created.body.data.project;
+    let fw = initialFirmware(400, 9);
+    for (let i = 1; i <= 4; i++) {
+      if (i > 1) fw = next(fw);
+      await upload(i, i === 1 ? null : i - 1, 'main', fw);
+    }
+    await expectHistories('branch=main', main());
+  }, 180_000);
+
+  afterAll(async () => {
+    await gw?.close();
+    await worker?.close();
+    await query?.close();
+    await stores?.cleanup();
+  });
+
+  it('sees a commit ingested after the histories were read', async () => {
+    await upload(5, 4, 'main', next(firmware.get(sha(4))!));
+    await expectHistories('branch=main', main());
+  }, 120_000);
+
+  it('sees an overwritten commit, and the later commits counted from its first upload', async () => {
+    await upload(3, 2, 'main', next(firmware.get(sha(2))!));
+    await expectHistories('branch=main', main());
+    await expectHistories(`sha=${sha(5)}`, main());
+  }, 120_000);
+
+  it('sees a new branch, and leaves the other branch as it was', async () => {
+    await upload(6, 5, 'feature/cache', next(firmware.get(sha(5))!));
+    await expectHistories('branch=feature%2Fcache', [sha(6)]);
+    await expectHistories(`sha=${sha(6)}`, [...main(), sha(6)]);
+    await expectHistories('branch=main', main());
+  }, 120_000);
+
+  it('drops a deleted report', async () => {
+    const report = await gw.prisma.report.findFirstOrThrow({
+      where: { target: { name: target, projectId: project.id }, commit: { sha: sha(6) } },
+    });
+    await gw.prisma.report.delete({ where: { id: report.id } });
+    commits.splice(
+      commits.findIndex((c) => c.sha === sha(6)),
+      1,
+    );
+    firmware.delete(sha(6));
+    const branch = await get<HistoryData>('/symbols/history?branch=feature%2Fcache&name=x');
+    expect(branch.status).toBe(404);
+    await expectHistories('branch=main', main());
+  }, 120_000);
+});
