@@ -409,7 +409,7 @@ describe('query reads through the gateway', () => {
     expect(res.status).toBe(200);
     const h = res.body.data;
     // Failed builds have no rows and are left out; identical builds repeat their parent.
-    expect(h.commits.map((p) => p.sha)).toEqual([1, 2, 3, 5, 6].map(sha));
+    expect(h.shas).toEqual([1, 2, 3, 5, 6].map(sha));
     const sizeAt = (s: string) => firmware.get(s)?.find((x) => x.name === grown.name)?.size ?? 0;
     expect(h.size).toEqual([sha(1), sha(2), sha(2), sha(5), sha(6)].map(sizeAt));
     expect(h.last_change).toMatchObject({

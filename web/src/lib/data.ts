@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import type { CommitQuery, NewProject, Project, Target } from './api/core.ts';
 import { EMPTY_COMMIT_PAGE } from './api/core.ts';
-import type { CommitPage, Head } from './api/queryTypes.ts';
+import type { CommitPage, Head, RegionSeriesData } from './api/queryTypes.ts';
 import { cacheKey, commitsKey, comparisonKey, headsKey, reportKey } from './store/cacheKeys.ts';
 import { isPendingReport, type DataKind } from './store/cachePolicy.ts';
 import { useProjectContext } from './store/projectContext.ts';
@@ -220,4 +220,19 @@ export function useTargetResource<T>(projectId: string, target: string, resource
     error: error ? (error instanceof Error ? error.message : String(error)) : null,
     isLoading,
   };
+}
+
+/** Commits of a branch shown in series: the newest this many. */
+export const SERIES_LIMIT = 5000;
+
+/**
+ * A branch's region series: the dashboard's chart, and the commits (subject, time) that symbol
+ * histories name by SHA only — one read for both.
+ */
+export function useBranchSeries(projectId: string, target: string, branch: string | undefined) {
+  return useTargetResource<RegionSeriesData>(
+    projectId,
+    target,
+    branch ? `series/regions?branch=${encodeURIComponent(branch)}&limit=${SERIES_LIMIT}` : null,
+  );
 }

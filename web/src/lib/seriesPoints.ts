@@ -32,17 +32,34 @@ export function regionPoints(data: RegionSeriesData): RegionSeriesPoint[] {
   });
 }
 
-export interface HistoryPoint extends SeriesCommit {
+export interface HistoryPoint {
+  sha: string;
+  /** From the series' commits; null until they are loaded (or for a commit they lack). */
+  subject: string | null;
+  committed_at: string | null;
   size: number;
   present: boolean;
   count: number;
+  /** The names counted: the subject's own where present, unless the answer lists others. */
+  names: string[];
 }
 
-export function historyPoints(data: HistoryData): HistoryPoint[] {
-  return data.commits.map((commit, i) => ({
-    ...commit,
-    size: data.size[i] ?? 0,
-    present: data.present[i] ?? false,
-    count: data.count[i] ?? 0,
-  }));
+/** A history's points, with each commit's subject and time from `commits` (a series') when given. */
+export function historyPoints(
+  data: HistoryData,
+  commits: readonly SeriesCommit[] | undefined,
+): HistoryPoint[] {
+  const bySha = new Map(commits?.map((commit) => [commit.sha, commit]));
+  return data.shas.map((sha, i) => {
+    const present = data.present[i] ?? false;
+    return {
+      sha,
+      subject: bySha.get(sha)?.subject ?? null,
+      committed_at: bySha.get(sha)?.committed_at ?? null,
+      size: data.size[i] ?? 0,
+      present,
+      count: data.count[i] ?? 0,
+      names: data.names?.[i] ?? (present ? [data.subject] : []),
+    };
+  });
 }

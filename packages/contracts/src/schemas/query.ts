@@ -324,12 +324,14 @@ export type HistoryEvent = z.infer<typeof HistoryEvent>;
 /**
  * Commits whose rows are readable (ingested; failed builds have none), oldest first, with the
  * subject's bytes in each (0 when absent) — summed over same-named symbols, or over a file's
- * symbols — and how many symbols were counted.
+ * symbols — and how many symbols were counted. Commits are named by SHA only: their subjects and
+ * times are those of the branch's or chain's series (`series/regions`), which a client showing
+ * histories has already, so 5,000 commits stay a small answer.
  */
 export const HistoryData = z
   .object({
     subject: z.string().describe('The symbol name or source path asked for'),
-    commits: z.array(SeriesCommit),
+    shas: z.array(z.string()).describe('The commits, oldest first; index i of every column'),
     size: z.array(z.int()),
     count: z.array(z.int()),
     present: z.array(z.boolean()),
@@ -337,7 +339,7 @@ export const HistoryData = z
       .array(z.array(z.string()))
       .optional()
       .describe(
-        'Symbol history: the names counted in each commit (a symbol is followed by its name, else by the names equal to it without compiler clone suffixes)',
+        'Symbol history, when some commit held the symbol only under other names: the names counted in each commit (a symbol is followed by its name, else by the names equal to it without compiler clone suffixes). Absent: each commit where it is present counted the name asked for',
       ),
     appeared: HistoryEvent.nullable().describe(
       'Latest commit where it appeared (present, and absent in the commit before or the first)',

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { HistoryData, HistoryEvent, HistoryRequest, SeriesCommit } from '@memtrail/contracts';
+import type { HistoryData, HistoryEvent, HistoryRequest } from '@memtrail/contracts';
 import { stripCloneSuffixes } from '@memtrail/report';
 import { ReportsRepository } from './reports.repository.js';
-import { seriesCommit, SelectionRepository } from './selection.repository.js';
+import { SelectionRepository } from './selection.repository.js';
+import type { TimelineEntry } from './timeline.cache.js';
 import { SymbolStore, type HistorySubject, type SubjectSize } from '../store/symbol-store.js';
 
 /** A subject's size in one report version, and the names counted. */
@@ -79,25 +80,25 @@ export class HistoryService {
       if (!picked.has(inVersion)) picked.set(inVersion, pick(inVersion));
       return picked.get(inVersion);
     });
-    const commits = readable.map(seriesCommit);
     const size = found.map((f) => f?.size ?? 0);
     const present = found.map((f) => f !== undefined);
-    const names = found.some((f) => f?.names) ? found.map((f) => f?.names ?? []) : undefined;
+    // Names are listed only when they say more than "the name asked for, where present".
+    const aliased = found.some((f) => f?.names?.some((name) => name !== req.subject));
     return {
       subject: req.subject,
-      commits,
+      shas: readable.map((r) => r.sha),
       size,
       count: found.map((f) => f?.count ?? 0),
       present,
-      ...(names ? { names } : {}),
-      ...events(commits, size, present),
+      ...(aliased ? { names: found.map((f) => f?.names ?? []) } : {}),
+      ...events(readable, size, present),
       truncated,
     };
   }
 }
 
 function events(
-  commits: SeriesCommit[],
+  commits: TimelineEntry[],
   size: number[],
   present: boolean[],
 ): Pick<HistoryData, 'appeared' | 'last_change' | 'largest_change'> {
@@ -108,7 +109,7 @@ function events(
     const before = i > 0 ? size[i - 1]! : 0;
     return {
       sha: commits[i]!.sha,
-      committed_at: commits[i]!.committed_at,
+      committed_at: commits[i]!.committed_at?.toISOString() ?? null,
       size_before: before,
       size_after: size[i]!,
       delta: size[i]! - before,

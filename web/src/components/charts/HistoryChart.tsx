@@ -1,6 +1,6 @@
 import { area, line, max, scaleLinear } from 'd3';
 import { useMemo, useState, type KeyboardEvent } from 'react';
-import type { HistoryData } from '../../lib/api/queryTypes.ts';
+import type { HistoryData, SeriesCommit } from '../../lib/api/queryTypes.ts';
 import { byteTicks } from '../../lib/chartAxes.ts';
 import { formatBytes, formatDate, shortSha } from '../../lib/format.ts';
 import { historyPoints } from '../../lib/seriesPoints.ts';
@@ -12,16 +12,19 @@ const M = { top: 10, right: 12, bottom: 22, left: 64 };
 /**
  * Size of one symbol (or file) over commits, oldest left; hover, or the arrow keys once it has
  * the focus, shows the commit (and the name the symbol had there); click or Enter opens it.
+ * The commits' subjects and times come from `commits` (the branch's series).
  */
 export function HistoryChart({
   history,
+  commits,
   onOpen,
 }: {
   history: HistoryData;
+  commits: readonly SeriesCommit[] | undefined;
   onOpen(sha: string): void;
 }) {
   const [hover, setHover] = useState<number | null>(null);
-  const points = useMemo(() => historyPoints(history), [history]);
+  const points = useMemo(() => historyPoints(history, commits), [history, commits]);
   const x = scaleLinear()
     .domain([0, Math.max(1, points.length - 1)])
     .range([M.left, WIDTH - M.right]);
@@ -41,7 +44,7 @@ export function HistoryChart({
       .y0(y(0))
       .y1(([p]) => y(p.size))(indexed) ?? '';
   const hovered = hover === null ? null : points[hover];
-  const names = hover === null ? [] : (history.names?.[hover] ?? []);
+  const names = hovered?.names ?? [];
   const onKey = (event: KeyboardEvent) => {
     const last = points.length - 1;
     const at = hover ?? last;

@@ -8,6 +8,7 @@ export type {
   Head,
   HistoryData,
   RegionSeriesData,
+  SeriesCommit,
   ReportSymbolRow,
   TreeData,
   TreeNode,

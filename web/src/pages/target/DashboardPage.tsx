@@ -9,9 +9,9 @@ import {
 import { HiddenRegionsToggle } from '../../components/HiddenRegionsToggle.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { UsageBar } from '../../components/UsageBar.tsx';
-import type { Head, RegionSeriesData } from '../../lib/api/queryTypes.ts';
+import type { Head } from '../../lib/api/queryTypes.ts';
 import { budgetsByRegion, useBudgetStatus } from '../../lib/budgets.ts';
-import { useHeads, useTargetResource } from '../../lib/data.ts';
+import { SERIES_LIMIT, useBranchSeries, useHeads } from '../../lib/data.ts';
 import { formatDate, shortSha, subjectOf } from '../../lib/format.ts';
 import { useRegionVisibility } from '../../lib/regionVisibility.ts';
 import { regionPoints } from '../../lib/seriesPoints.ts';
@@ -31,7 +31,6 @@ import { paths } from '../../lib/routes.ts';
 import { REGION_COLORS, useTargetRoute } from '../../lib/targetRoute.ts';
 import { CommitHistory } from './CommitHistory.tsx';
 
-const SERIES_LIMIT = 5000;
 const storage = () => window.localStorage;
 
 /** A chart setting remembered across visits. */
@@ -63,11 +62,7 @@ export function DashboardPage() {
   const branch = search.get('branch') ?? heads.data?.[0]?.branch;
   const head = heads.data?.find((candidate) => candidate.branch === branch);
 
-  const series = useTargetResource<RegionSeriesData>(
-    projectId,
-    target,
-    branch ? `series/regions?branch=${encodeURIComponent(branch)}&limit=${SERIES_LIMIT}` : null,
-  );
+  const series = useBranchSeries(projectId, target, branch);
   const budgetStatus = useBudgetStatus(projectId, target, head?.commit_sha);
   const budgets = useMemo(() => budgetsByRegion(budgetStatus.data), [budgetStatus.data]);
   const points = useMemo(() => (series.data ? regionPoints(series.data) : []), [series.data]);

@@ -6,8 +6,8 @@ import { Treemap } from '../../components/charts/Treemap.tsx';
 import { CommitPicker } from '../../components/CommitPicker.tsx';
 import { SearchBox, usableQuery } from '../../components/SearchBox.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import type { HistoryData, TreeData, TreeNode } from '../../lib/api/queryTypes.ts';
-import { useCommits, useHeads, useTargetResource } from '../../lib/data.ts';
+import type { HistoryData, SeriesCommit, TreeData, TreeNode } from '../../lib/api/queryTypes.ts';
+import { useBranchSeries, useCommits, useHeads, useTargetResource } from '../../lib/data.ts';
 import { diffTree } from '../../lib/diffTree.ts';
 import { formatBytes, formatDate, formatDelta, formatInt, shortSha } from '../../lib/format.ts';
 import { paths } from '../../lib/routes.ts';
@@ -113,6 +113,8 @@ export function SymbolsPage() {
       ? `symbols/history?name=${encodeURIComponent(selected)}&branch=${encodeURIComponent(head.branch)}`
       : null,
   );
+  // The commits' subjects and times, shared with the dashboard's chart.
+  const series = useBranchSeries(projectId, target, selected ? head?.branch : undefined);
 
   if (heads.isLoading && !heads.data) return <Spinner message="Loading symbols..." />;
   if (!head)
@@ -253,6 +255,7 @@ export function SymbolsPage() {
           ) : history.data ? (
             <SymbolHistory
               history={history.data}
+              commits={series.data?.commits}
               onOpen={(commit) => void navigate(paths.commit(projectId, target, commit))}
             />
           ) : history.error ? (
@@ -278,13 +281,21 @@ function useShownTree(
 }
 
 /** The chart, its key events and the other names (compiler clones) the symbol had. */
-function SymbolHistory({ history, onOpen }: { history: HistoryData; onOpen(sha: string): void }) {
+function SymbolHistory({
+  history,
+  commits,
+  onOpen,
+}: {
+  history: HistoryData;
+  commits: readonly SeriesCommit[] | undefined;
+  onOpen(sha: string): void;
+}) {
   const aliases = [
     ...new Set((history.names ?? []).flat().filter((name) => name !== history.subject)),
   ];
   return (
     <>
-      <HistoryChart history={history} onOpen={onOpen} />
+      <HistoryChart history={history} commits={commits} onOpen={onOpen} />
       {aliases.length ? (
         <p className="panel__hint">
           Followed through its other names:{' '}
