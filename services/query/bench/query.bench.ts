@@ -3,6 +3,8 @@
  * (MEMTRAIL_URL, default http://localhost:5000) on the dataset of `npm run seed:scale`.
  * Each read runs BENCH_WARMUP (3) times untimed, then BENCH_RUNS (30) times one after another;
  * the table gives the first call, p50, p95 and max of the wall time of the whole HTTP call.
+ * A read over many names calls each name once, without warm-up (no name is asked twice).
+ * BENCH_ONLY (text in a read's name) runs only the matching reads.
  */
 import {
   api,
@@ -17,11 +19,13 @@ import { initialFirmware } from './synthetic-firmware.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const ONLY = process.env.BENCH_ONLY ?? '';
 
 interface Case {
   name: string;
   target: string;
-  path: string;
+  /** A function: each call asks for another name, the path of call i (no warm-up). */
+  path: string | ((i: number) => string);
   goal?: number;
   /** Checks the answer really is the big one the case claims (no silent empty results). */
   check: (data: unknown) => string;
@@ -53,7 +57,8 @@ function cases(state: SeedState): Case[] {
     return `${h.toString(16).padStart(8, '0')}${i.toString(16).padStart(32, '0')}`;
   };
   // A symbol of the first build (churn may remove it later: its history has gaps).
-  const tracked = initialFirmware(history.symbols, history.seed)[1]!.name;
+  const firmware = initialFirmware(history.symbols, history.seed);
+  const tracked = firmware[1]!.name;
   const n = history.uploaded;
   const full = history.fullBuilds;
   const [last, previous] = [full.at(-1)!, full.at(-2)!];
@@ -61,6 +66,10 @@ function cases(state: SeedState): Case[] {
   const symbols = history.symbols.toLocaleString('en');
   const list = (key: string) => (d: unknown) =>
     `${((d as Record<string, unknown[]>)[key] ?? []).length} ${key}`;
+  const presence = (d: unknown) => {
+    const present = (d as { present: boolean[] }).present;
+    return `present in ${present.filter(Boolean).length} of ${present.length} commits`;
+  };
   const changed = (d: unknown) =>
     `${(d as { diff: { symbols: unknown[] } }).diff.symbols.length} changed symbols`;
   return [
@@ -107,16 +116,29 @@ function cases(state: SeedState): Case[] {
       target: history.name,
       path: `/symbols/history?branch=main&limit=${n}&name=${encodeURIComponent(tracked)}`,
       goal: 50,
-      check: (d) => {
-        const present = (d as { present: boolean[] }).present;
-        return `present in ${present.filter(Boolean).length} of ${present.length} commits`;
-      },
+      check: presence,
+    },
+    {
+      name: `Symbol history over ${n.toLocaleString('en')} commits, ${RUNS} names asked once each`,
+      target: history.name,
+      path: (i) =>
+        `/symbols/history?branch=main&limit=${n}&name=${encodeURIComponent(firmware[2 + i]!.name)}`,
+      goal: 50,
+      check: presence,
+    },
+    {
+      // The floor: the same reads with no block to count.
+      name: `Symbol history over ${n.toLocaleString('en')} commits, a name no build has`,
+      target: history.name,
+      path: `/symbols/history?branch=main&limit=${n}&name=no_such_symbol`,
+      goal: 50,
+      check: presence,
     },
     {
       name: `File history over ${n.toLocaleString('en')} commits`,
       target: history.name,
       path: `/files/history?branch=main&limit=${n}&path=${encodeURIComponent('src/module_1/file_1.c')}`,
-      check: list('commits'),
+      check: presence,
     },
     {
       name: `Memory report with all ${symbols} symbols`,
@@ -148,14 +170,17 @@ async function main(): Promise<void> {
   console.log(`Through ${CORE_URL}; ${RUNS} runs after ${WARMUP} warm-up runs per read.\n`);
   console.log('| Read | Answer | first call | p50 | p95 | max | Target |');
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
-  for (const c of cases(state)) {
-    const url = `${CORE_URL}/api/${state.projectId}/${c.target}${c.path}`;
-    // The first call may load the target's timeline into the query service (see docs/query.md).
-    let last = await time(token, url);
+  for (const c of cases(state).filter((c) => c.name.includes(ONLY))) {
+    const url = (path: string) => `${CORE_URL}/api/${state.projectId}/${c.target}${path}`;
+    const { path } = c;
+    const fresh = typeof path === 'function';
+    const at = (i: number) => url(fresh ? path(i) : path);
+    // The first call may load the target's timeline into the query service (docs/query.md).
+    let last = await time(token, at(0));
     const first = last.ms;
-    for (let i = 1; i < WARMUP; i++) last = await time(token, url);
-    const times: number[] = [];
-    for (let i = 0; i < RUNS; i++) times.push((await time(token, url)).ms);
+    const times: number[] = fresh ? [first] : [];
+    for (let i = 1; i < WARMUP && !fresh; i++) last = await time(token, at(0));
+    for (let i = times.length; i < RUNS; i++) times.push((last = await time(token, at(i))).ms);
     times.sort((a, b) => a - b);
     const f = (ms: number) => `${ms.toFixed(1)} ms`;
     const kb = `${Math.round(last.bytes / 1024).toLocaleString('en')} KiB`;
