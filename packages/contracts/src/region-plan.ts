@@ -92,29 +92,46 @@ export class RegionPlan {
    * other fields stay.
    */
   fold<T extends RegionFigures>(rows: readonly T[]): Array<T & RegionPresentation> {
+    // Loops and Object.assign rather than spreads and reduces: series fold 5,000 commits a read,
+    // and a spread copy given nine more fields alone cost V8 about 4 µs a row.
     const groups = new Map<string, T[]>();
     for (const row of rows) {
       const name = this.canonical(row.name);
-      groups.set(name, [...(groups.get(name) ?? []), row]);
+      const group = groups.get(name);
+      if (group) group.push(row);
+      else groups.set(name, [row]);
     }
-    const folded = [...groups].map(([name, parts]) => {
-      const sum = (field: 'used_size' | 'limit_size' | 'free_size') =>
-        parts.reduce((total, part) => total + part[field], 0);
-      const used = sum('used_size');
-      const reported = sum('limit_size');
+    const folded: Array<T & RegionPresentation> = [];
+    for (const [name, parts] of groups) {
+      let used = 0;
+      let reported = 0;
+      let free = 0;
+      let address: number | undefined;
+      let placeholder = true;
+      for (const part of parts) {
+        used += part.used_size;
+        reported += part.limit_size;
+        free += part.free_size;
+        if (part.address !== undefined && (address === undefined || part.address < address))
+          address = part.address;
+        if (!isPlaceholderRegion(part)) placeholder = false;
+      }
       const limit = this.limit(name, reported);
-      const addresses = parts.flatMap((part) => (part.address === undefined ? [] : [part.address]));
-      const placeholder = parts.every(isPlaceholderRegion);
-      return {
-        ...parts[0]!,
-        name,
-        used_size: used,
-        limit_size: limit,
-        free_size: limit === reported ? sum('free_size') : limit - used,
-        ...(addresses.length ? { address: Math.min(...addresses) } : {}),
-        ...this.presentation(name, placeholder, used === 0),
-      };
-    });
+      folded.push(
+        Object.assign(
+          {},
+          parts[0]!,
+          {
+            name,
+            used_size: used,
+            limit_size: limit,
+            free_size: limit === reported ? free : limit - used,
+          },
+          address !== undefined ? { address } : {},
+          this.presentation(name, placeholder, used === 0),
+        ),
+      );
+    }
     return this.sort(folded);
   }
 

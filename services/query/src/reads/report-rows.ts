@@ -75,13 +75,15 @@ export function storedRegions(regionTotals: unknown): RegionFigures[] {
   return Object.entries(totals).map(([name, t]) => {
     const limit = t.limit_size ?? 0;
     const used = t.used_size ?? 0;
-    return {
+    // Fields set one by one: spreads cost V8 microseconds a row, 5,000 commits a series.
+    const row: RegionFigures = {
       name,
       used_size: used,
       limit_size: limit,
       free_size: t.free_size ?? limit - used,
-      ...(t.address !== undefined ? { address: t.address } : {}),
-      ...(t.placeholder !== undefined ? { placeholder: t.placeholder } : {}),
     };
+    if (t.address !== undefined) row.address = t.address;
+    if (t.placeholder !== undefined) row.placeholder = t.placeholder;
+    return row;
   });
 }
