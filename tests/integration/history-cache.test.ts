@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext, INestMicroservice } from '@nestjs/common';
 import type { HistoryData, ProjectWithApiKey } from '@memtrail/contracts';
 import { createIsolatedStores, eventually, freePort, type IsolatedStores } from '@memtrail/testing';
+import { BlockCopier } from '../../services/ingest-worker/src/ingest/block-copier.js';
 import {
   call,
   signUpOnPrem,
@@ -26,7 +27,9 @@ type Body<T> = { status: string; data: T };
  * Histories are answered from what the query service keeps per target (the commit timeline,
  * every version's base). One query service reads the same histories again after each change a
  * target can see — a commit ingested, a commit overwritten, a new branch, a report deleted —
- * and must answer what the uploaded firmware says, never what it kept from before.
+ * and must answer what the uploaded firmware says, never what it kept from before. The first
+ * commits' blocks are copied to ClickHouse, the later ones' wait in Postgres: histories read
+ * both.
  */
 describe('symbol and file histories after the target changed', () => {
   let stores: IsolatedStores;
@@ -146,7 +149,11 @@ describe('symbol and file histories after the target changed', () => {
     stores = await createIsolatedStores();
     const queryPort = await freePort();
     query = await startQueryService(stores, queryPort);
-    worker = await startIngestWorker(stores);
+    // Blocks are copied when the test says so.
+    worker = await startIngestWorker(stores, {
+      WORKER_COPY_INTERVAL_MS: '0',
+      WORKER_COPY_AGE_MS: '0',
+    });
     gw = await startGateway(stores, {
       DEPLOYMENT_MODE: 'onprem',
       QUERY_PORT: String(queryPort),
@@ -165,6 +172,7 @@ describe('symbol and file histories after the target changed', () => {
       if (i > 1) fw = next(fw);
       await upload(i, i === 1 ? null : i - 1, 'main', fw);
     }
+    await worker.get(BlockCopier).copyDue();
     await expectHistories('branch=main', main());
   }, 180_000);
 
@@ -177,6 +185,10 @@ describe('symbol and file histories after the target changed', () => {
 
   it('sees a commit ingested after the histories were read', async () => {
     await upload(5, 4, 'main', next(firmware.get(sha(4))!));
+    const stored = (inClickhouse: boolean) =>
+      gw.prisma.symbolBlock.count({ where: { inClickhouse } });
+    expect(await stored(true)).toBeGreaterThan(0);
+    expect(await stored(false)).toBeGreaterThan(0);
     await expectHistories('branch=main', main());
   }, 120_000);
 

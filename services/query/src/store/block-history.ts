@@ -149,14 +149,7 @@ export class BlockHistory {
         : (s: BlockSymbol) => s.source_file === subject.path;
     for (const hash of hashes) {
       for (const s of lookup(hash).symbols) {
-        if (!matches(s)) continue;
-        const key = subject.by === 'name' ? s.name : s.source_file;
-        let sizes = held.get(hash);
-        if (!sizes) held.set(hash, (sizes = new Map()));
-        const total = sizes.get(key) ?? { size: 0, count: 0 };
-        total.size += s.size;
-        total.count += 1;
-        sizes.set(key, total);
+        if (matches(s)) count(held, hash, subject.by === 'name' ? s.name : s.source_file, s.size);
       }
     }
     return held;
@@ -173,13 +166,11 @@ export class BlockHistory {
       subject.by === 'name'
         ? `(name = {stem:String} OR name LIKE {raw:String} OR name LIKE {printed:String})`
         : 'source_file = {path:String}';
+    // Each symbol row of the blocks; rows written twice (same block and ordinal) counted once,
+    // here rather than by two GROUP BYs, which cost the server a few ms more than the read.
     const result = await this.clickhouse.query({
-      query: `SELECT block_hash, subject, sum(size) AS size, count() AS count FROM (
-                SELECT block_hash, ordinal, any(${subject.by}) AS subject, any(size) AS size
-                FROM ${BLOCKS_TABLE}
-                WHERE project_id = {projectId:String} AND target_id = {targetId:String} AND ${where}
-                GROUP BY block_hash, ordinal)
-              GROUP BY block_hash, subject`,
+      query: `SELECT block_hash, ordinal, ${subject.by} AS subject, size FROM ${BLOCKS_TABLE}
+              WHERE project_id = {projectId:String} AND target_id = {targetId:String} AND ${where}`,
       query_params:
         subject.by === 'name'
           ? {
@@ -192,18 +183,20 @@ export class BlockHistory {
           : { projectId, targetId, path: subject.path },
       format: 'JSONEachRow',
     });
-    // UInt64 sums come quoted (no per-query setting: each costs the server a round of SETs).
+    // UInt64 comes quoted (no per-query setting: each costs the server a round of SETs).
     const rows = await result.json<{
       block_hash: string;
+      ordinal: number;
       subject: string;
       size: string;
-      count: string;
     }>();
     const held: HeldBlocks = new Map();
+    const seen = new Set<string>();
     for (const r of rows) {
-      let names = held.get(r.block_hash);
-      if (!names) held.set(r.block_hash, (names = new Map()));
-      names.set(r.subject, { size: Number(r.size), count: Number(r.count) });
+      const row = `${r.block_hash}/${r.ordinal}`;
+      if (seen.has(row)) continue;
+      seen.add(row);
+      count(held, r.block_hash, r.subject, Number(r.size));
     }
     return held;
   }
@@ -246,6 +239,16 @@ export class BlockHistory {
     );
     return { numbers, bases };
   }
+}
+
+/** One more symbol of `size` bytes named (or in the file) `key` in block `hash`. */
+function count(held: HeldBlocks, hash: string, key: string, size: number): void {
+  let sizes = held.get(hash);
+  if (!sizes) held.set(hash, (sizes = new Map()));
+  const total = sizes.get(key) ?? { size: 0, count: 0 };
+  total.size += size;
+  total.count += 1;
+  sizes.set(key, total);
 }
 
 /** A version's bytes and symbols of the subject, per name or path, from its block counts. */
