@@ -22,6 +22,8 @@ import {
 import { startQueryService, startIngestWorker } from './support/read-services.js';
 
 type Body<T> = { status: string; data: T };
+/** A history to read, and which symbols of a build it counts. */
+type Line = [path: string, counted: (s: SyntheticSymbol) => boolean];
 
 /**
  * Histories are answered from what the query service keeps per target (the commit timeline,
@@ -102,47 +104,34 @@ describe('symbol and file histories after the target changed', () => {
     return [...changed, ...unchanged.filter((_, i) => i % 40 === 0)];
   };
 
-  /** Every history of `names()` on `selection` equals the firmware of the commits given. */
+  /** Every history of `names()` (and of their files) on `selection` is what `shas` held. */
   const expectHistories = async (selection: string, shas: string[]) => {
     const checked = names();
-    const files = [...new Set(checked.map((name) => sourceOf(name)))];
-    for (const name of checked) {
-      const res = await get<HistoryData>(
+    const sourceOf = (name: string) =>
+      [...firmware.values()].flat().find((s) => s.name === name)!.source_file;
+    const lines: Line[] = [
+      ...checked.map((name): Line => [
         `/symbols/history?${selection}&name=${encodeURIComponent(name)}`,
-      );
-      expect(res.status).toBe(200);
-      const of = (s: string) => firmware.get(s)!.filter((x) => x.name === name);
-      expect({ name, history: pick(res.body.data) }).toEqual({
-        name,
-        history: {
-          shas,
-          size: shas.map((s) => of(s).reduce((sum, x) => sum + x.size, 0)),
-          present: shas.map((s) => of(s).length > 0),
-        },
-      });
-    }
-    for (const file of files) {
-      const res = await get<HistoryData>(
+        (s) => s.name === name,
+      ]),
+      ...[...new Set(checked.map(sourceOf))].map((file): Line => [
         `/files/history?${selection}&path=${encodeURIComponent(file)}`,
-      );
-      const of = (s: string) => firmware.get(s)!.filter((x) => x.source_file === file);
-      expect({ file, history: pick(res.body.data) }).toEqual({
-        file,
-        history: {
-          shas,
-          size: shas.map((s) => of(s).reduce((sum, x) => sum + x.size, 0)),
-          present: shas.map((s) => of(s).length > 0),
-        },
+        (s) => s.source_file === file,
+      ]),
+    ];
+    for (const [path, counted] of lines) {
+      const res = await get<HistoryData>(path);
+      expect(res.status).toBe(200);
+      const { size, present } = res.body.data;
+      const of = (sha: string) => firmware.get(sha)!.filter(counted);
+      expect({ path, shas: res.body.data.shas, size, present }).toEqual({
+        path,
+        shas,
+        size: shas.map((sha) => of(sha).reduce((sum, x) => sum + x.size, 0)),
+        present: shas.map((sha) => of(sha).length > 0),
       });
     }
   };
-  const sourceOf = (name: string) =>
-    [...firmware.values()].flat().find((s) => s.name === name)!.source_file;
-  const pick = (h: HistoryData) => ({
-    shas: h.shas,
-    size: h.size,
-    present: h.present,
-  });
   const main = () => commits.filter((c) => c.branch === 'main').map((c) => c.sha);
 
   beforeAll(async () => {
