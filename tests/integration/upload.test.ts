@@ -9,7 +9,7 @@ import type {
   UploadEnvelope,
   UploadResponseData,
 } from '@memtrail/contracts';
-import { createPrismaClient, type PrismaClient } from '@memtrail/db';
+import { createPrismaClient, createSqlPool, type PrismaClient, type SqlPool } from '@memtrail/db';
 import { createRedisConnection, createReportsQueue, type ReportsQueue } from '@memtrail/queue';
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
 import type { Redis } from 'ioredis';
@@ -20,6 +20,7 @@ import {
   TEST_QUERY_SECRET,
 } from '../../services/gateway/test/support/gateway-harness.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
+import { comparableVersion } from '../../services/gateway/src/ci-summary/changes.js';
 
 const sample = JSON.parse(
   readFileSync(new URL('../fixtures/membrowse-sample-report.json', import.meta.url), 'utf8'),
@@ -257,6 +258,50 @@ describe('POST /upload', () => {
     expect(data.targets[0]!.changes_summary.changes.symbols?.modified).toEqual([
       expect.objectContaining({ name: sample.symbols[0]!.name, delta: 32 }),
     ]);
+  });
+
+  it('compares a version stored after the answer once it is there, and no failed one', async () => {
+    const sql: SqlPool = createSqlPool(stores.databaseUrl);
+    try {
+      const { body } = await post(envelope(sha(16), sha(1)));
+      const reportId = body.data.report_id;
+      const { rows } = await eventually(
+        () =>
+          sql.query<{ target_id: string }>(
+            'SELECT target_id::text FROM report_versions WHERE report_id = $1',
+            [reportId],
+          ),
+        (found) => found.rows.length === 1,
+      );
+      const target = { projectId, targetId: rows[0]!.target_id };
+      // As between the answer and the version being stored: the report has no version yet.
+      await sql.query(
+        'CREATE TABLE saved_version AS SELECT * FROM report_versions WHERE report_id = $1',
+        [reportId],
+      );
+      await sql.query('DELETE FROM report_versions WHERE report_id = $1', [reportId]);
+      // The version is stored once the comparison has found it missing and waits.
+      let waits = 0;
+      const db = {
+        query: async <R extends object>(text: string, values?: unknown[]) => {
+          if (text.includes("status = 'pending'") && ++waits === 1)
+            await sql.query('INSERT INTO report_versions SELECT * FROM saved_version');
+          return sql.query<R>(text, values);
+        },
+      };
+      const stored = await comparableVersion(db, target, sha(16), Date.now() + 30_000);
+      expect(stored).toMatchObject({ reportId, version: 1 });
+      expect(stored!.record).not.toBeNull();
+      expect(waits).toBe(1);
+
+      // A report that failed never gets its version: compared by its totals at once, whatever
+      // the deadline (beyond this test's own).
+      await sql.query('DELETE FROM report_versions WHERE report_id = $1', [reportId]);
+      await sql.query(`UPDATE reports SET status = 'failed' WHERE id = $1`, [reportId]);
+      expect(await comparableVersion(sql, target, sha(16), Date.now() + 120_000)).toBeNull();
+    } finally {
+      await sql.end();
+    }
   });
 
   it('replaces a re-upload of the same target and commit and says so', async () => {
