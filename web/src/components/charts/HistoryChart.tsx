@@ -14,15 +14,13 @@ const M = { top: 10, right: 12, bottom: 22, left: 64 };
  * the focus, shows the commit (and the name the symbol had there); click or Enter opens it.
  * The commits' subjects and times come from `commits` (the branch's series).
  */
-export function HistoryChart({
-  history,
-  commits,
-  onOpen,
-}: {
+export interface HistoryChartProps {
   history: HistoryData;
   commits: readonly SeriesCommit[] | undefined;
   onOpen(sha: string): void;
-}) {
+}
+
+export function HistoryChart({ history, commits, onOpen }: HistoryChartProps) {
   const [hover, setHover] = useState<number | null>(null);
   const points = useMemo(() => historyPoints(history, commits), [history, commits]);
   const x = scaleLinear()

@@ -1,12 +1,12 @@
 import type { ReportSymbolRow } from '@memtrail/contracts';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { HistoryChart } from '../../components/charts/HistoryChart.tsx';
+import { HistoryChart, type HistoryChartProps } from '../../components/charts/HistoryChart.tsx';
 import { Treemap } from '../../components/charts/Treemap.tsx';
 import { CommitPicker } from '../../components/CommitPicker.tsx';
 import { SearchBox, usableQuery } from '../../components/SearchBox.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import type { HistoryData, SeriesCommit, TreeData, TreeNode } from '../../lib/api/queryTypes.ts';
+import type { HistoryData, TreeData, TreeNode } from '../../lib/api/queryTypes.ts';
 import { useBranchSeries, useCommits, useHeads, useTargetResource } from '../../lib/data.ts';
 import { diffTree } from '../../lib/diffTree.ts';
 import { formatBytes, formatDate, formatDelta, formatInt, shortSha } from '../../lib/format.ts';
@@ -281,15 +281,7 @@ function useShownTree(
 }
 
 /** The chart, its key events and the other names (compiler clones) the symbol had. */
-function SymbolHistory({
-  history,
-  commits,
-  onOpen,
-}: {
-  history: HistoryData;
-  commits: readonly SeriesCommit[] | undefined;
-  onOpen(sha: string): void;
-}) {
+function SymbolHistory({ history, commits, onOpen }: HistoryChartProps) {
   const aliases = [
     ...new Set((history.names ?? []).flat().filter((name) => name !== history.subject)),
   ];
