@@ -79,8 +79,7 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
 
   /**
    * A report as the gateway stores an upload (a version and its new blocks), or — with
-   * `payloadOnly` — as it is until its version is stored (and as uploads were stored before
-   * report versions): the whole gzip envelope.
+   * `legacyPayload` — as uploads were stored before report versions: the whole gzip envelope.
    */
   async function storeReport(
     commit: string,
@@ -88,7 +87,7 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
       report?: MemoryReport;
       kind?: ReportKind;
       parentSha?: string;
-      payloadOnly?: Buffer;
+      legacyPayload?: Buffer;
       /** Another project's target; the suite's own by default. */
       target?: { projectId: string; targetId: string };
     } = {},
@@ -108,11 +107,11 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
         commitId: row.id,
         kind,
         parentSha: options.parentSha ?? null,
-        payload: (options.payloadOnly ?? null) as Uint8Array<ArrayBuffer> | null,
+        payload: (options.legacyPayload ?? null) as Uint8Array<ArrayBuffer> | null,
         payloadSha256: 'test',
       },
     });
-    if (!options.payloadOnly) {
+    if (!options.legacyPayload) {
       await storeVersion(prisma, report.id, 1, envelope(commit, options.report), kind);
     }
     return report.id;
@@ -278,19 +277,17 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
     expect(child.events.map((e) => e.delta).sort()).toEqual([-1, 1]);
   });
 
-  it('turns reports stored only as their payload into versions and blocks, a child as changes to its parent', async () => {
-    // A gateway that stopped between acknowledging and storing the version leaves this, and so
-    // did uploads stored before report versions.
-    const target = await newTarget('payload-only');
-    const payload = (commit: string, report?: MemoryReport) =>
+  it('turns uploads stored before report versions into versions and blocks, a child as changes to its parent', async () => {
+    const target = await newTarget('legacy');
+    const legacy = (commit: string, report?: MemoryReport) =>
       gzipSync(JSON.stringify(envelope(commit, report)));
-    const parentId = await storeReport(sha(40), { target, payloadOnly: payload(sha(40)) });
+    const parentId = await storeReport(sha(40), { target, legacyPayload: legacy(sha(40)) });
     const grown = structuredClone(sample);
     grown.symbols[0]!.size += 4;
     const childId = await storeReport(sha(42), {
       target,
       parentSha: sha(40),
-      payloadOnly: payload(sha(42), grown),
+      legacyPayload: legacy(sha(42), grown),
     });
     for (const reportId of [parentId, childId])
       expect(await ingest().ingest({ reportId, version: 1 })).toMatchObject({ status: 'ingested' });
@@ -446,10 +443,10 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
 
   it("gives an identical report its parent's record, waiting while the parent has none", async () => {
     const target = await newTarget('identical');
-    // The parent is stored only as its payload: no record until converted.
+    // The parent is stored the way uploads were before versions: no record until converted.
     const parentId = await storeReport(sha(5), {
       target,
-      payloadOnly: gzipSync(JSON.stringify(envelope(sha(5)))),
+      legacyPayload: gzipSync(JSON.stringify(envelope(sha(5)))),
     });
     const childId = await storeReport(sha(6), { target, kind: 'identical', parentSha: sha(5) });
     await expect(ingest().ingest({ reportId: childId, version: 1 })).rejects.toBeInstanceOf(
@@ -466,7 +463,7 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
     const target = await newTarget('waiting');
     const parentId = await storeReport(sha(14), {
       target,
-      payloadOnly: gzipSync(JSON.stringify(envelope(sha(14)))),
+      legacyPayload: gzipSync(JSON.stringify(envelope(sha(14)))),
     });
     const childId = await storeReport(sha(15), { target, kind: 'identical', parentSha: sha(14) });
     const childJob = await enqueueReport(queue, { reportId: childId, version: 1 });
@@ -493,7 +490,7 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
 
   it('fails an identical report at once when its parent failed for good', async () => {
     const target = await newTarget('failed-parent');
-    await storeReport(sha(12), { target, payloadOnly: Buffer.from('not gzip') });
+    await storeReport(sha(12), { target, legacyPayload: Buffer.from('not gzip') });
     await prisma.$executeRaw`UPDATE reports r SET status = 'failed', last_error = 'stored payload is unreadable'
       FROM commits c WHERE c.id = r.commit_id AND c.sha = ${sha(12)}`;
     const childId = await storeReport(sha(13), { target, kind: 'identical', parentSha: sha(12) });
@@ -505,7 +502,7 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
   });
 
   it('marks a report failed, with the reason, when its job fails for good', async () => {
-    const reportId = await storeReport(sha(7), { payloadOnly: Buffer.from('not gzip') });
+    const reportId = await storeReport(sha(7), { legacyPayload: Buffer.from('not gzip') });
     const jobId = await enqueueReport(queue, { reportId, version: 1 });
     await expect((await queue.getJob(jobId))!.waitUntilFinished(events, 30_000)).rejects.toThrow(
       'stored payload is unreadable',

@@ -424,13 +424,6 @@ describe('reads as the region configuration shows them', () => {
       headers: { authorization: `Bearer ${project.api_key}` },
     });
     expect(upload.status).toBe(200);
-    // Its blocks are stored after the answer and copied to ClickHouse after ingestion.
-    const { report_id: reportId } = (upload.body as { data: { report_id: string } }).data;
-    await eventually(
-      () => gw.prisma.report.findUniqueOrThrow({ where: { id: reportId } }),
-      (stored) => stored.status === 'ingested',
-      { timeoutMs: 60_000 },
-    );
     await eventually(
       () => gw.prisma.symbolBlock.count({ where: { inClickhouse: false } }),
       (waiting) => waiting === 0,

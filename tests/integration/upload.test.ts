@@ -9,9 +9,9 @@ import type {
   UploadEnvelope,
   UploadResponseData,
 } from '@memtrail/contracts';
-import { createPrismaClient, createSqlPool, type PrismaClient, type SqlPool } from '@memtrail/db';
+import { createPrismaClient, type PrismaClient } from '@memtrail/db';
 import { createRedisConnection, createReportsQueue, type ReportsQueue } from '@memtrail/queue';
-import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
+import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
 import type { Redis } from 'ioredis';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
 import { GatewayConfig } from '../../services/gateway/src/config.js';
@@ -20,7 +20,6 @@ import {
   TEST_QUERY_SECRET,
 } from '../../services/gateway/test/support/gateway-harness.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
-import { comparableVersion } from '../../services/gateway/src/ci-summary/changes.js';
 
 const sample = JSON.parse(
   readFileSync(new URL('../fixtures/membrowse-sample-report.json', import.meta.url), 'utf8'),
@@ -154,7 +153,7 @@ describe('POST /upload', () => {
     await stores?.cleanup();
   });
 
-  it('accepts the MemBrowse envelope, stores it, then its version, and enqueues its ingestion', async () => {
+  it('accepts the MemBrowse envelope, stores the payload and enqueues its ingestion', async () => {
     const { status, body } = await post(envelope(sha(1), null));
     expect(status).toBe(200);
     expect(body.success).toBe(true);
@@ -185,22 +184,8 @@ describe('POST /upload', () => {
     expect((report.regionTotals as Record<string, { used_size: number }>).FLASH!.used_size).toBe(
       413,
     );
-    // After the answer: the version and its blocks replace the payload, then the job is queued.
-    const job = await eventually(
-      () => queue.getJob(`report-${report.id}-v1`),
-      (found) => found !== undefined,
-    );
+    const job = await queue.getJob(`report-${report.id}-v1`);
     expect(job?.data).toEqual({ reportId: report.id, version: 1, requestId: expect.any(String) });
-    const version = await prisma.reportVersion.findUniqueOrThrow({
-      where: { reportId_version: { reportId: report.id, version: 1 } },
-    });
-    expect(version.record).not.toBeNull();
-    expect(
-      await prisma.symbolBlock.count({ where: { targetId: report.targetId } }),
-    ).toBeGreaterThan(0);
-    expect(
-      (await prisma.report.findUniqueOrThrow({ where: { id: report.id } })).payload,
-    ).toBeNull();
     const head = await prisma.head.findFirstOrThrow({
       where: { targetId: report.targetId, branch: 'main' },
     });
@@ -260,50 +245,6 @@ describe('POST /upload', () => {
     ]);
   });
 
-  it('compares a version stored after the answer once it is there, and no failed one', async () => {
-    const sql: SqlPool = createSqlPool(stores.databaseUrl);
-    try {
-      const { body } = await post(envelope(sha(16), sha(1)));
-      const reportId = body.data.report_id;
-      const { rows } = await eventually(
-        () =>
-          sql.query<{ target_id: string }>(
-            'SELECT target_id::text FROM report_versions WHERE report_id = $1',
-            [reportId],
-          ),
-        (found) => found.rows.length === 1,
-      );
-      const target = { projectId, targetId: rows[0]!.target_id };
-      // As between the answer and the version being stored: the report has no version yet.
-      await sql.query(
-        'CREATE TABLE saved_version AS SELECT * FROM report_versions WHERE report_id = $1',
-        [reportId],
-      );
-      await sql.query('DELETE FROM report_versions WHERE report_id = $1', [reportId]);
-      // The version is stored once the comparison has found it missing and waits.
-      let waits = 0;
-      const db = {
-        query: async <R extends object>(text: string, values?: unknown[]) => {
-          if (text.includes("status = 'pending'") && ++waits === 1)
-            await sql.query('INSERT INTO report_versions SELECT * FROM saved_version');
-          return sql.query<R>(text, values);
-        },
-      };
-      const stored = await comparableVersion(db, target, sha(16), Date.now() + 30_000);
-      expect(stored).toMatchObject({ reportId, version: 1 });
-      expect(stored!.record).not.toBeNull();
-      expect(waits).toBe(1);
-
-      // A report that failed never gets its version: compared by its totals at once, whatever
-      // the deadline (beyond this test's own).
-      await sql.query('DELETE FROM report_versions WHERE report_id = $1', [reportId]);
-      await sql.query(`UPDATE reports SET status = 'failed' WHERE id = $1`, [reportId]);
-      expect(await comparableVersion(sql, target, sha(16), Date.now() + 120_000)).toBeNull();
-    } finally {
-      await sql.end();
-    }
-  });
-
   it('replaces a re-upload of the same target and commit and says so', async () => {
     const first = await post(envelope(sha(20), sha(1)));
     const second = await post(envelope(sha(20), sha(1), grow(sample, 'RAM', 8)));
@@ -313,10 +254,7 @@ describe('POST /upload', () => {
       where: { id: first.body.data.report_id },
     });
     expect(report).toMatchObject({ version: 2, overwriteCount: 1 });
-    await eventually(
-      () => queue.getJob(`report-${report.id}-v2`),
-      (job) => job !== undefined,
-    );
+    expect(await queue.getJob(`report-${report.id}-v2`)).toBeTruthy();
   });
 
   it('gives an identical upload its parent footprint, and records failed builds', async () => {

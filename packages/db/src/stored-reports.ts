@@ -20,8 +20,8 @@ export interface Queryable {
 }
 
 /**
- * The upload envelope a report's `payload` column holds until its version and blocks are
- * stored: the JSON document, gzip-compressed. Output chunks of 1 MiB: at zlib's default of
+ * The upload envelope a report's legacy `payload` column holds (uploads stored before report
+ * versions): the JSON document, gzip-compressed. Output chunks of 1 MiB: at zlib's default of
  * 16 KB, libuv's pool hands every chunk back to the event loop, which doubled the CPU of
  * gunzipping a 2.2 MB document. Rejects when the bytes are not gzip or not JSON.
  */

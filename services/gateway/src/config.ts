@@ -116,20 +116,11 @@ export class GatewayConfig extends CommonConfig {
   SUMMARY_RATE_LIMIT_PER_MINUTE: number = 120;
 
   /**
-   * Whether upload answers list symbol changes. Off by default: the answer then waits for the
-   * upload's version to be stored, and reads and diffs the parent's; /summary always lists them.
+   * Whether upload answers list symbol changes. Off by default: it reads and diffs the parent's
+   * stored report on the acknowledgement path; /summary always lists them.
    */
   @BooleanEnv()
   UPLOAD_SYMBOL_CHANGES: boolean = false;
-
-  /**
-   * How long /summary's symbol changes wait for a just-acknowledged upload's version to be
-   * stored (after the answer, by the gateway, or by the worker should that gateway stop); past
-   * it, changes list regions and sections only.
-   */
-  @IsInt()
-  @Min(0)
-  SYMBOL_CHANGES_WAIT_S: number = 20;
 
   /** Bearer token of the operator endpoints (/api/admin/…); unset turns them off. */
   @IsOptional()

@@ -7,8 +7,7 @@ import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
 import { decodeBlock, decodeRecord, reportSymbols, type Block } from '@memtrail/symbol-blocks';
 import { DecodePool } from '../src/upload/decode/decode-pool.js';
 import { ServiceUnavailableException } from '../src/http/retry-later.js';
-import { packedBlock, type SplitUpload } from '../src/upload/decode/decode-upload.js';
-import type { AcceptedUpload } from '../src/upload/decode/decode-pool.js';
+import { packedBlock, type DecodedUpload } from '../src/upload/decode/decode-upload.js';
 
 // The threads run the compiled gateway (worker threads cannot load TypeScript sources), so this
 // test needs `npm run build` first, as the test command does.
@@ -34,15 +33,15 @@ function envelope(commit: string, extra: Record<string, unknown> = {}): UploadEn
 
 const gzipped = (value: unknown) => gzipSync(JSON.stringify(value));
 
-/** The stored form of a split upload read back: its header, and its symbols from the blocks. */
-function storedEnvelope(split: SplitUpload): UploadEnvelope {
-  const header = JSON.parse(gunzipSync(split.header).toString()) as UploadEnvelope;
+/** The stored form of a decoded upload read back: its header, and its symbols from the blocks. */
+function storedEnvelope(decoded: DecodedUpload): UploadEnvelope {
+  const header = JSON.parse(gunzipSync(decoded.header).toString()) as UploadEnvelope;
   const blocks = new Map<string, Block>();
-  for (let i = 0; i < split.blocks.symbolCounts.length; i++) {
-    const { hash, data } = packedBlock(split.blocks, i);
+  for (let i = 0; i < decoded.blocks.symbolCounts.length; i++) {
+    const { hash, data } = packedBlock(decoded.blocks, i);
     blocks.set(hash.toString('hex'), decodeBlock(data));
   }
-  const symbols = reportSymbols(decodeRecord(split.record!), (hash) => blocks.get(hash)!);
+  const symbols = reportSymbols(decodeRecord(decoded.record!), (hash) => blocks.get(hash)!);
   return {
     ...header,
     memory_analysis: {
@@ -60,10 +59,6 @@ function comparable(value: UploadEnvelope): UploadEnvelope {
     .map(({ s: { name, address, size } }) => ({ name, address, size }));
   return { ...value, memory_analysis: { ...value.memory_analysis, symbols: symbols as never } };
 }
-/** The document an accepted upload stores until its version is, read back from its payload. */
-const storedDocument = ({ decoded }: AcceptedUpload): unknown =>
-  JSON.parse(gunzipSync(decoded.payload).toString('utf8'));
-
 const sha = (n: number) => n.toString(16).padStart(40, '0');
 
 describe('DecodePool on worker threads', () => {
@@ -79,8 +74,7 @@ describe('DecodePool on worker threads', () => {
   it('runs on threads and hands back metadata, totals and the stored gzip, not the symbols', async () => {
     expect(pool.size).toBe(2);
     const body = gzipped(envelope(sha(1)));
-    const accepted = await pool.decode({ bytes: body, encoding: 'gzip' });
-    const { decoded } = accepted;
+    const decoded = await pool.decode({ bytes: body, encoding: 'gzip' });
     expect(decoded.upload.commitSha).toBe(sha(1));
     expect(decoded.upload.targetName).toBe('board-a');
     expect(decoded.symbolCount).toBe(sample.symbols.length);
@@ -89,17 +83,13 @@ describe('DecodePool on worker threads', () => {
       Object.keys(sample.memory_layout).sort(),
     );
     // Stored: the envelope without its symbols, and the symbols as blocks.
-    // Stored until its version is: the body as it came.
-    expect(Buffer.from(decoded.payload)).toEqual(gzipped(envelope(sha(1))));
-    // Then, split after the answer: the envelope without its symbols, and the symbols as blocks.
-    expect(storedEnvelope(await accepted.split)).toEqual(comparable(envelope(sha(1))));
+    expect(storedEnvelope(decoded)).toEqual(comparable(envelope(sha(1))));
   });
 
   it('moves a plain JSON body to the thread and its stored form back', async () => {
     const json = Buffer.from(JSON.stringify(envelope(sha(2))));
-    const accepted = await pool.decode({ bytes: json, encoding: 'identity' });
-    expect(storedDocument(accepted)).toEqual(envelope(sha(2)));
-    expect(storedEnvelope(await accepted.split)).toEqual(comparable(envelope(sha(2))));
+    const decoded = await pool.decode({ bytes: json, encoding: 'identity' });
+    expect(storedEnvelope(decoded)).toEqual(comparable(envelope(sha(2))));
     // The body was moved to the thread, not copied.
     expect(json.byteLength).toBe(0);
   });
@@ -125,11 +115,7 @@ describe('DecodePool on worker threads', () => {
         pool.decode({ bytes: gzipped(envelope(sha(100 + i))), encoding: 'gzip' }),
       ),
     );
-    expect(results.map((r) => r.decoded.upload.commitSha)).toEqual(
-      Array.from({ length: 12 }, (_, i) => sha(100 + i)),
-    );
-    const splits = await Promise.all(results.map((r) => r.split));
-    expect(splits.map((split) => storedEnvelope(split).metadata.git.commit_hash)).toEqual(
+    expect(results.map((r) => r.upload.commitSha)).toEqual(
       Array.from({ length: 12 }, (_, i) => sha(100 + i)),
     );
   });
@@ -141,10 +127,8 @@ describe('DecodePool with a bounded queue', () => {
   afterAll(() => pool.onApplicationShutdown());
 
   it('answers 503 with Retry-After to uploads beyond the queue, and decodes the others', async () => {
-    // Its thread is up, and free, once it has decoded and split something.
-    await (
-      await pool.decode({ bytes: gzipped(envelope(sha(199))), encoding: 'gzip' })
-    ).split;
+    // Its thread is up once it decoded something.
+    await pool.decode({ bytes: gzipped(envelope(sha(199))), encoding: 'gzip' });
     const outcomes = await Promise.allSettled(
       Array.from({ length: 8 }, (_, i) =>
         pool.decode({ bytes: gzipped(envelope(sha(200 + i))), encoding: 'gzip' }),
@@ -160,7 +144,6 @@ describe('DecodePool with a bounded queue', () => {
       expect(reason.getStatus()).toBe(503);
       expect(reason.retryAfterS).toBeGreaterThan(0);
     }
-    await Promise.all(outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.split] : [])));
   });
 });
 
@@ -170,10 +153,9 @@ describe('DecodePool without threads', () => {
   it('decodes on the event loop: a plain JSON body is split for storage, a bad one refused', async () => {
     expect(pool.size).toBe(0);
     const text = JSON.stringify(envelope(sha(4)));
-    const accepted = await pool.decode({ bytes: Buffer.from(text), encoding: 'identity' });
-    expect(accepted.decoded.upload.commitSha).toBe(sha(4));
-    expect(storedDocument(accepted)).toEqual(envelope(sha(4)));
-    expect(storedEnvelope(await accepted.split)).toEqual(comparable(envelope(sha(4))));
+    const decoded = await pool.decode({ bytes: Buffer.from(text), encoding: 'identity' });
+    expect(decoded.upload.commitSha).toBe(sha(4));
+    expect(storedEnvelope(decoded)).toEqual(comparable(envelope(sha(4))));
     await expect(
       pool.decode({ bytes: Buffer.from('{"metadata": '), encoding: 'identity' }),
     ).rejects.toThrow('Request body is not valid JSON');

@@ -75,43 +75,15 @@ export function uploadChanges(
   return { changes, changes_summary: toChangesSummary(diff) };
 }
 
-/** How often a read waiting for a version to be stored looks again. */
-const VERSION_POLL_MS = 100;
-
-/**
- * A report version, once stored: the gateway stores it right after acknowledging the upload
- * (the worker, from the payload, should that gateway stop first). Waits until `deadline` (epoch
- * ms) at most, and not for a report that failed or was overwritten meanwhile.
- */
-async function storedVersion(
-  db: Queryable,
-  reportId: string,
-  version: number,
-  deadline: number,
-): Promise<StoredVersion | null> {
-  for (;;) {
-    const stored = await readVersion(db, reportId, version);
-    if (stored || Date.now() >= deadline) return stored;
-    const { rows } = await db.query<{ waiting: boolean }>(
-      `SELECT status = 'pending' AND version = $2 AS waiting FROM reports WHERE id = $1`,
-      [reportId, version],
-    );
-    if (!rows[0]?.waiting) return null;
-    await new Promise((resolve) => setTimeout(resolve, VERSION_POLL_MS));
-  }
-}
-
 /**
  * The stored version a commit's footprint is compared with: its own if it was a full build,
  * its nearest full ancestor's if it was an identical one (whose footprint is its parent's),
- * none for a failed build or an unknown commit. A version not stored yet is waited for until
- * `deadline` (epoch ms).
+ * none for a failed build or an unknown commit.
  */
 export async function comparableVersion(
   db: Queryable,
   target: { projectId: string; targetId: string },
   sha: string | null,
-  deadline = 0,
 ): Promise<StoredVersion | null> {
   for (let depth = 0; sha && depth < 100; depth++) {
     // A commit is found by project and SHA, the key of its unique index.
@@ -128,7 +100,7 @@ export async function comparableVersion(
     );
     const report = rows[0];
     if (!report || report.kind === 'build_failed') return null;
-    if (report.kind === 'full') return storedVersion(db, report.id, report.version, deadline);
+    if (report.kind === 'full') return readVersion(db, report.id, report.version);
     sha = report.parent_sha;
   }
   return null;
@@ -192,36 +164,23 @@ async function shownVersions(
 const withRecord = (v: StoredVersion | null): (StoredVersion & { record: VersionRecord }) | null =>
   v?.record ? (v as StoredVersion & { record: VersionRecord }) : null;
 
-/** Changes list symbols: until when to wait for the versions to be stored. */
-export interface SymbolChanges {
-  /** Epoch milliseconds; versions not stored by then are compared by their totals only. */
-  deadline: number;
-}
-
-/** Symbol changes waiting for stored versions at most `waitS` seconds from now. */
-export const symbolChangesWithin = (waitS: number): SymbolChanges => ({
-  deadline: Date.now() + waitS * 1000,
-});
-
 /**
  * Changes of a commit against its parent: with symbols from both stored versions when asked
- * and both are readable (by `symbols.deadline`), else regions and sections from the stored
- * totals. An unreadable or late version only costs the symbol rows, and says why in the log.
+ * and both are readable, else regions and sections from the stored totals. An unreadable
+ * version only costs the symbol rows, and says why in the log.
  */
 export async function changesAgainstParent(
   db: Queryable,
   commit: ComparedCommit,
-  symbols: SymbolChanges | null,
+  withSymbols: boolean,
   logger: Logger,
 ): Promise<{ changes: UploadChanges; changes_summary: ChangesSummary }> {
   const shown = (report: MemoryReport) => shownReport(commit.plan, report);
   if (!commit.parentTotals) return uploadChanges(shown(reportFromTotals(commit.totals)), null);
-  if (symbols) {
-    const { deadline } = symbols;
+  if (withSymbols) {
     try {
-      const now = withRecord(await comparableVersion(db, commit, commit.commitSha, deadline));
-      const before =
-        now && withRecord(await comparableVersion(db, commit, commit.parentSha, deadline));
+      const now = withRecord(await comparableVersion(db, commit, commit.commitSha));
+      const before = now && withRecord(await comparableVersion(db, commit, commit.parentSha));
       if (now && before) {
         const [parent, current] = await shownVersions(
           db,
@@ -231,11 +190,6 @@ export async function changesAgainstParent(
           now,
         );
         return uploadChanges(current, parent);
-      }
-      if (Date.now() >= deadline) {
-        logger.warn(
-          `symbol changes of ${commit.commitSha} skipped: a version was not stored in time`,
-        );
       }
     } catch (error) {
       logger.warn(

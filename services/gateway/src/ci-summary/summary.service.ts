@@ -8,7 +8,7 @@ import {
 import { SqlPool, type ReportKind } from '@memtrail/db';
 import { GatewayConfig } from '../config.js';
 import { evaluateBudgets, toBudgetRules } from './budget-alerts.js';
-import { changesAgainstParent, symbolChangesWithin } from './changes.js';
+import { changesAgainstParent } from './changes.js';
 import { presentAlerts, presentChanges, shownRegions, type ShownRegions } from './region-view.js';
 import { storedTotals } from './totals.js';
 import { comparisonUrl, dashboardUrl } from './urls.js';
@@ -90,9 +90,6 @@ export class SummaryService {
 
     const base = this.config.CORE_URL;
     const targets: SummaryTarget[] = [];
-    // PR comments are not latency-bound: they always get symbol changes, waiting for a
-    // just-acknowledged upload's version to be stored (one wait for all targets).
-    const symbols = symbolChangesWithin(this.config.SYMBOL_CHANGES_WAIT_S);
     for (const report of reports) {
       const totals = storedTotals(report.regionTotals, report.sectionTotals);
       const parent =
@@ -102,6 +99,7 @@ export class SummaryService {
       // Regions as the target's region configuration shows them (region-view.ts).
       const plan = RegionPlan.of(report.regionConfig);
       const regions = shownRegions(plan, totals);
+      // PR comments are not latency-bound, so they always get symbol changes when available.
       const compared = await changesAgainstParent(
         this.sql,
         {
@@ -113,7 +111,7 @@ export class SummaryService {
           totals,
           parentTotals: parent,
         },
-        symbols,
+        true,
         this.logger,
       );
       targets.push({

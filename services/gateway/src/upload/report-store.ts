@@ -1,5 +1,5 @@
-import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { gzipSync } from 'node:zlib';
+import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import {
   inTransaction,
   readRecord,
@@ -10,7 +10,7 @@ import {
 } from '@memtrail/db';
 import { decodeRecord } from '@memtrail/symbol-blocks';
 import { toBudgetRules, type BudgetRule } from '../ci-summary/budget-alerts.js';
-import { packedBlock, type DecodedUpload, type SplitUpload } from './decode/decode-upload.js';
+import { packedBlock, type DecodedUpload } from './decode/decode-upload.js';
 import { storedTotals, type Totals } from '../ci-summary/totals.js';
 import type { ValidUpload } from './validate-upload.js';
 
@@ -18,8 +18,6 @@ export interface StoredUpload {
   reportId: string;
   targetId: string;
   version: number;
-  /** The parent report's current version, whose record this version's is written as changes to. */
-  parent: VersionKey | null;
   isOverwritten: boolean;
   totals: Totals;
   parentTotals: Totals | null;
@@ -68,92 +66,56 @@ interface TargetContext {
   regionConfig: unknown;
   /** Totals of the parent commit's report for this target, when there is one. */
   parentTotals: Totals | null;
-  /** The parent report's current version. */
+  /** The parent report's current version, whose record the new one is written as changes to. */
   parent: VersionKey | null;
 }
 
 /**
- * Stores uploads in two steps (docs/query.md). Before the acknowledgement, one transaction: the
- * target, commit metadata, the report row with its totals and the compressed payload, the branch
- * head. After it, one statement: the report's version (header and record) with the blocks the
- * target does not hold yet, dropping the payload. A typical commit adds a few blocks: the rest
- * of its symbols are referenced, not stored again. Should the second step never happen, the
- * worker stores the version from the payload. Plain SQL rather than Prisma because this runs on
- * every upload (see SqlPool); the tables and their meaning are those of the Prisma schema. Each
- * round trip costs the gateway and Postgres a little CPU, and a network round trip in a
- * deployment: five before the acknowledgement (six on a target's first upload).
+ * Stores one upload in a single transaction: target, commit metadata, the report row with its
+ * totals, the new report version (header and record) with the blocks the target does not hold
+ * yet, the branch head. A typical commit adds a few blocks: the rest of its symbols are
+ * referenced, not stored again (docs/query.md). Plain SQL rather than Prisma because this runs
+ * on every upload (see SqlPool); the tables and their meaning are those of the Prisma schema.
+ * Seven round trips to Postgres in all (an eighth on a target's first upload): each one costs
+ * the gateway and Postgres a little CPU, and a network round trip in a deployment.
  */
 @Injectable()
 export class ReportStore {
   constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
 
-  store(projectId: string, decoded: DecodedUpload, policy: StorePolicy): Promise<StoredUpload> {
-    return inTransaction(this.sql, (db) => this.storeIn(db, projectId, decoded, policy));
+  async store(
+    projectId: string,
+    decoded: DecodedUpload,
+    policy: StorePolicy,
+  ): Promise<StoredUpload> {
+    // Outside the transaction: a block another upload stores meanwhile is skipped by the insert.
+    const blocks = await this.newBlocks(projectId, decoded);
+    return inTransaction(this.sql, (db) => this.storeIn(db, projectId, decoded, policy, blocks));
   }
 
-  /**
-   * Stores a stored upload's version from its split, with its new blocks, and drops its payload;
-   * its record is written as changes to the parent's when there is one (a few hundred bytes for
-   * a typical commit instead of about 20 per block). Does nothing when the version is stored
-   * already (the worker converted the payload first).
-   */
-  async storeVersion(stored: StoredUpload, split: SplitUpload): Promise<void> {
-    const blocks = await this.newBlocks(stored.targetId, split);
-    const parent =
-      stored.parent && (await readRecord(this.sql, stored.parent.reportId, stored.parent.version));
-    const record =
-      split.record &&
-      storableRecord(decodeRecord(split.record), parent ? { ...stored.parent!, ...parent } : null);
-    await this.sql.query(
-      `WITH version AS (
-         INSERT INTO report_versions (report_id, version, target_id, header, record,
-           record_base_report_id, record_base_version, record_depth)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT DO NOTHING
-         RETURNING report_id
-       ), blocks AS (
-         INSERT INTO symbol_blocks (target_id, hash, data, symbol_count)
-         SELECT $3, b.hash, b.data, b.symbols
-         FROM unnest($9::bytea[], $10::bytea[], $11::int[]) AS b(hash, data, symbols), version
-         ON CONFLICT DO NOTHING
-       )
-       -- A newer upload of the commit keeps its own payload.
-       UPDATE reports SET payload = NULL
-       WHERE id = $1 AND version = $2 AND EXISTS (SELECT 1 FROM version)`,
-      [
-        stored.reportId,
-        stored.version,
-        stored.targetId,
-        split.header,
-        record?.record ?? null,
-        record?.base?.reportId ?? null,
-        record?.base?.version ?? null,
-        record?.depth ?? 0,
-        blocks.hashes,
-        blocks.data,
-        blocks.symbols,
-      ],
-    );
-  }
-
-  /** The split's blocks the target does not hold yet, compressed. */
-  private async newBlocks(targetId: string, { blocks }: SplitUpload): Promise<NewBlocks> {
+  /** The upload's blocks the target does not hold yet, compressed. */
+  private async newBlocks(
+    projectId: string,
+    { upload, blocks }: DecodedUpload,
+  ): Promise<NewBlocks> {
     const count = blocks.symbolCounts.length;
     const all = Array.from({ length: count }, (_, i) => packedBlock(blocks, i));
     const held = new Set<string>();
     if (count > 0) {
       const found = await this.sql.query<{ hash: Buffer }>(
-        'SELECT hash FROM symbol_blocks WHERE target_id = $1 AND hash = ANY($2::bytea[])',
-        [targetId, all.map((b) => b.hash)],
+        `SELECT b.hash FROM symbol_blocks b JOIN targets t ON t.id = b.target_id
+         WHERE t.project_id = $1 AND t.name = $2 AND b.hash = ANY($3::bytea[])`,
+        [projectId, upload.targetName, all.map((b) => b.hash)],
       );
       for (const row of found.rows) held.add(row.hash.toString('hex'));
     }
     const fresh = all
       .map((b, i) => ({ ...b, symbols: blocks.symbolCounts[i]! }))
       .filter((b) => !held.has(b.hash.toString('hex')));
+    const data = await gzipBlocks(fresh.map((b) => b.data));
     return {
       hashes: fresh.map((b) => b.hash),
-      data: await gzipBlocks(fresh.map((b) => b.data)),
+      data,
       symbols: fresh.map((b) => b.symbols),
     };
   }
@@ -161,8 +123,9 @@ export class ReportStore {
   private async storeIn(
     db: SqlClient,
     projectId: string,
-    { upload, totals: reportTotals, symbolCount, payload, sha256 }: DecodedUpload,
+    { upload, totals: reportTotals, symbolCount, header, record, sha256 }: DecodedUpload,
     policy: StorePolicy,
+    blocks: NewBlocks,
   ): Promise<StoredUpload> {
     // Uploads of one target are serialised, so concurrent uploads of the same commit end as
     // one consistent report and heads move in order.
@@ -180,10 +143,23 @@ export class ReportStore {
     // An identical build's footprint is its parent's; a failed build has none.
     const totals = upload.kind === 'identical' ? parentTotals! : reportTotals;
 
+    // Written as changes to the parent's record when the parent has one: a few hundred bytes
+    // for a typical commit instead of about 20 per block of the report.
+    const parentRecord =
+      record &&
+      target.parent &&
+      (await readRecord(db, target.parent.reportId, target.parent.version));
+    const stored =
+      record &&
+      storableRecord(
+        decodeRecord(record),
+        parentRecord ? { ...target.parent!, ...parentRecord } : null,
+      );
+
     const c = upload.commit;
     // The commit's metadata is stored once per project and commit (later uploads only fill
     // gaps); the report is one per target and commit, and a re-upload overwrites it with a new
-    // version, which the worker stores from the payload.
+    // version. The version and the blocks new to the target go in the same statement.
     const report = await db.query<{ id: string; version: number; overwritten: boolean }>(
       `WITH commit AS (
          INSERT INTO commits (project_id, sha, message, author_name, author_email, committed_at, tags)
@@ -214,6 +190,17 @@ export class ReportStore {
          updated_at = now()
        WHERE $23::boolean
        RETURNING id, version, overwrite_count > 0 AS overwritten
+       ), version AS (
+         INSERT INTO report_versions (report_id, version, target_id, header, record,
+           record_base_report_id, record_base_version, record_depth)
+         SELECT id, version, $22::uuid, $24::bytea, $25::bytea, $29::uuid, $30::int, $31::int
+         FROM report
+       ), blocks AS (
+         -- Only with a report (an upload refused a replacement stores nothing).
+         INSERT INTO symbol_blocks (target_id, hash, data, symbol_count)
+         SELECT $22::uuid, b.hash, b.data, b.symbols
+         FROM unnest($26::bytea[], $27::bytea[], $28::int[]) AS b(hash, data, symbols), report
+         ON CONFLICT DO NOTHING
        )
        SELECT id::text, version, overwritten FROM report`,
       [
@@ -232,7 +219,8 @@ export class ReportStore {
         upload.pr.authorName,
         upload.pr.authorEmail,
         upload.kind,
-        Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength),
+        // The whole payload is no longer kept (the legacy column stays null).
+        null,
         sha256,
         JSON.stringify(totals.regions),
         JSON.stringify(totals.sections),
@@ -240,6 +228,14 @@ export class ReportStore {
         upload.analysisVersion,
         target.id,
         policy.replace,
+        header,
+        stored?.record ?? null,
+        blocks.hashes,
+        blocks.data,
+        blocks.symbols,
+        stored?.base?.reportId ?? null,
+        stored?.base?.version ?? null,
+        stored?.depth ?? 0,
       ],
     );
     if (!report.rows[0]) {
@@ -256,7 +252,6 @@ export class ReportStore {
       reportId,
       targetId: target.id,
       version,
-      parent: target.parent,
       isOverwritten: overwritten,
       totals,
       parentTotals,

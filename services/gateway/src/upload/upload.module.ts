@@ -9,7 +9,6 @@ import { TokenlessUploads } from './auth/tokenless/tokenless-uploads.js';
 import { UploadAuthGuard } from './auth/upload-auth.guard.js';
 import { DecodePool } from './decode/decode-pool.js';
 import { ReportStore } from './report-store.js';
-import { VersionWriter } from './version-writer.js';
 import { reportsQueueProvider } from './reports-queue.provider.js';
 import { UploadAdmission } from './upload-admission.js';
 import { UploadAdmissionGuard } from './upload-admission.guard.js';
@@ -23,7 +22,6 @@ import { UploadService } from './upload.service.js';
   providers: [
     UploadService,
     ReportStore,
-    VersionWriter,
     {
       provide: DecodePool,
       useFactory: (config: GatewayConfig) =>

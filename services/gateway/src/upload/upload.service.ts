@@ -1,12 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { RegionPlan, type UploadResponseData } from '@memtrail/contracts';
 import { SqlPool } from '@memtrail/db';
+import { enqueueReport, type ReportsQueue } from '@memtrail/queue';
 import { GatewayConfig } from '../config.js';
 import type { Uploader } from './auth/uploader.js';
 import { evaluateBudgets } from '../ci-summary/budget-alerts.js';
-import { changesAgainstParent, symbolChangesWithin } from '../ci-summary/changes.js';
+import { changesAgainstParent } from '../ci-summary/changes.js';
 import { presentAlerts, presentChanges, shownRegions } from '../ci-summary/region-view.js';
-import { VersionWriter } from './version-writer.js';
+import { REPORTS_QUEUE } from './reports-queue.provider.js';
 import { ReportStore, type StoredUpload } from './report-store.js';
 import { comparisonUrl } from '../ci-summary/urls.js';
 import { DecodePool } from './decode/decode-pool.js';
@@ -15,10 +16,9 @@ import type { ValidUpload } from './validate-upload.js';
 
 /**
  * Accepts one upload: decodes and checks it on a decode thread, lets the uploader decide what
- * it may do (project, replacing, new targets), stores the compressed payload with its totals in
- * one transaction, and answers. The answer (changes, budget alerts) comes from the stored
- * totals; splitting the upload into blocks, storing its version and enqueueing its ingestion
- * follow it (VersionWriter), unless UPLOAD_SYMBOL_CHANGES makes the answer compare versions.
+ * it may do (project, replacing, new targets), stores the compressed payload
+ * with its totals in one transaction, then enqueues ingestion. The answer (changes, budget alerts) comes from the stored totals, so it
+ * never waits for ClickHouse; a failed enqueue is recovered by the worker's sweeper.
  */
 @Injectable()
 export class UploadService {
@@ -28,27 +28,22 @@ export class UploadService {
     @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(ReportStore) private readonly reports: ReportStore,
     @Inject(DecodePool) private readonly decoder: DecodePool,
-    @Inject(VersionWriter) private readonly versions: VersionWriter,
+    @Inject(REPORTS_QUEUE) private readonly queue: ReportsQueue,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
 
   async accept(uploader: Uploader, raw: RawUpload): Promise<UploadResponseData> {
-    const { decoded, split } = await this.decoder.decode(raw);
-    let authorized: Awaited<ReturnType<Uploader['authorize']>>;
-    let stored: StoredUpload;
+    const decoded = await this.decoder.decode(raw);
+    const { projectId, upload, policy } = await uploader.authorize(decoded.upload);
+    const stored = await this.reports.store(projectId, { ...decoded, upload }, policy);
     try {
-      authorized = await uploader.authorize(decoded.upload);
-      const { projectId, upload, policy } = authorized;
-      stored = await this.reports.store(projectId, { ...decoded, upload }, policy);
+      await enqueueReport(this.queue, { reportId: stored.reportId, version: stored.version });
     } catch (error) {
-      // Refused: nothing was stored, and the split is of no use.
-      split.catch(() => undefined);
-      throw error;
+      // The report is safe in Postgres and still pending: the sweeper enqueues it later.
+      this.logger.warn(
+        `report ${stored.reportId} stored but not enqueued: ${(error as Error).message}`,
+      );
     }
-    const written = this.versions.write(stored, split);
-    // Symbol changes compare stored versions: this one's too.
-    if (this.config.UPLOAD_SYMBOL_CHANGES) await written;
-    const { projectId, upload } = authorized;
     const plan = RegionPlan.of(stored.regionConfig);
     const changes = await changesAgainstParent(
       this.sql,
@@ -61,9 +56,7 @@ export class UploadService {
         totals: stored.totals,
         parentTotals: stored.parentTotals,
       },
-      this.config.UPLOAD_SYMBOL_CHANGES
-        ? symbolChangesWithin(this.config.SYMBOL_CHANGES_WAIT_S)
-        : null,
+      this.config.UPLOAD_SYMBOL_CHANGES,
       this.logger,
     );
     return this.response(projectId, upload, stored, plan, changes);

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import type { IngestReportJob } from '@memtrail/queue';
+import type { StoredRecord, VersionKey } from '@memtrail/db';
 import type { VersionRecord } from '@memtrail/symbol-blocks';
 import { StoredReports, type StoredReport } from './stored-reports.js';
 
@@ -25,13 +26,12 @@ export class ParentNotIngestedError extends Error {
 
 /**
  * Makes a stored report version readable. Postgres holds the version (its record of blocks) and
- * the blocks, which the gateway stores right after acknowledging an upload (a report it did not
- * get to store, because it stopped, still has its payload, converted here first); the job only
- * names the report. Ingesting records the version's block events against the version it
- * follows (for histories) and marks it ingested, in one statement; readers use the report's
- * `ingestedVersion`, so an overwrite never reads empty. The blocks reach ClickHouse on their own
- * schedule (BlockCopier); until then reads take them from Postgres. Every step can run again:
- * records are cached or re-read, events are written once, and marking checks the version.
+ * the blocks; the job only names the report. Ingesting records the version's block events
+ * against the version it follows (for histories) and marks it ingested, in one statement;
+ * readers use the report's `ingestedVersion`, so an overwrite never reads empty. The blocks reach
+ * ClickHouse on their own schedule (BlockCopier); until then reads take them from Postgres.
+ * Every step can run again: records are cached or re-read, events are written once, and marking
+ * checks the version.
  */
 @Injectable()
 export class IngestReportService {
@@ -55,28 +55,38 @@ export class IngestReportService {
       return { status: 'stale', reportId: id, version: job.version, current: version };
     if (report.ingestedVersion === version)
       return { status: 'already_ingested', reportId: id, version };
-    const base = await this.reports.baseFor(report);
     if (!report.hasVersion) {
-      // The gateway acknowledged the upload but did not store its version: convert the payload.
-      const converted = await this.reports.convertPayload(report, base);
-      report = await this.reports.load(id);
-      if (!report || report.version !== version) return { status: 'stale', reportId: id, version };
-      if (!converted && !report.hasVersion) {
+      // Stored before report versions: convert, then ingest like any upload.
+      if (!(await this.reports.convertLegacyPayload(report, await this.parentRecord(report)))) {
         throw new UnrecoverableError(
           `report ${id} v${version} has neither a version nor a payload`,
         );
       }
+      report = (await this.reports.load(id))!;
+      if (report.version !== version) return { status: 'stale', reportId: id, version };
     }
     const record = await this.recordOf(report);
+    const base = await this.reports.baseFor(report);
     if (!(await this.reports.markIngested(report, record, base))) {
       return { status: 'stale', reportId: id, version };
     }
     return { status: 'ingested', reportId: id, version, blocks: record.entries.length };
   }
 
+  /** The parent's current record when it has one (converted already, or uploaded since). */
+  private async parentRecord(report: StoredReport): Promise<(VersionKey & StoredRecord) | null> {
+    const parent = report.parentSha
+      ? await this.reports.ofCommit(report.targetId, report.parentSha)
+      : null;
+    if (!parent?.hasRecord) return null;
+    const key = { reportId: parent.id, version: parent.version };
+    const stored = await this.reports.record(key);
+    return stored && { ...key, ...stored };
+  }
+
   /**
    * The version's record. An identical build's is its parent's current one, copied on its first
-   * ingestion; a parent still stored only as a payload (or itself identical and not yet
+   * ingestion; a parent still stored only as a legacy payload (or itself identical and not yet
    * copied) is waited for, a parent that failed for good fails it at once.
    */
   private async recordOf(report: StoredReport): Promise<VersionRecord> {

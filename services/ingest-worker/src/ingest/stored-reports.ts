@@ -30,7 +30,7 @@ export interface StoredReport {
   parentSha: string | null;
   version: number;
   ingestedVersion: number | null;
-  /** Whether the current version is stored as a version yet (or still only as its payload). */
+  /** Whether the current version is stored as a version at all (or only as a legacy payload). */
   hasVersion: boolean;
   /** Whether that version has its record (an identical build's is copied when ingested). */
   hasRecord: boolean;
@@ -74,14 +74,14 @@ export class StoredReports {
   }
 
   /**
-   * Turns a report's uploaded payload into its version (header and record, the record written as
-   * changes to `base`'s when given) and the blocks its target does not hold yet, and drops the
-   * payload, in one transaction. False when there is no payload to convert (another job did it,
-   * or the report was overwritten meanwhile).
+   * Turns an upload stored before report versions (a whole gzip payload) into its version and
+   * blocks, as the gateway stores uploads now (its record as changes to `parent`'s when given),
+   * and clears the payload. False when there is no payload to convert (another job did it, or
+   * the report changed).
    */
-  async convertPayload(
+  async convertLegacyPayload(
     report: StoredReport,
-    base: (VersionKey & StoredRecord) | null,
+    parent: (VersionKey & StoredRecord) | null,
   ): Promise<boolean> {
     const { rows } = await this.sql.query<{ payload: Buffer | null }>(
       'SELECT payload FROM reports WHERE id = $1 AND version = $2',
@@ -97,7 +97,7 @@ export class StoredReports {
         `report ${report.id}: stored payload is unreadable: ${(error as Error).message}`,
       );
     }
-    const record = form.record && storableRecord(decodeRecord(form.record), base);
+    const record = form.record && storableRecord(decodeRecord(form.record), parent);
     await inTransaction(this.sql, async (db) => {
       const { rowCount } = await db.query(
         `INSERT INTO report_versions (report_id, version, target_id, header, record,
@@ -191,7 +191,7 @@ export class StoredReports {
    * the target's most recently ingested one (any version gives correct counts; a close one
    * gives few events). Null for a target's first report.
    */
-  async baseFor(report: StoredReport): Promise<(VersionKey & StoredRecord) | null> {
+  async baseFor(report: StoredReport): Promise<{ key: VersionKey; record: VersionRecord } | null> {
     const { rows } = await this.sql.query<{ report_id: string; version: number }>(
       `SELECT b.id::text AS report_id, b.ingested_version AS version FROM (
          (SELECT r.id, r.ingested_version, 0 AS rank FROM reports r
@@ -209,7 +209,7 @@ export class StoredReports {
     if (!row) return null;
     const key = { reportId: row.report_id, version: row.version };
     const stored = await this.record(key);
-    return stored && { ...key, ...stored };
+    return stored && { key, record: stored.record };
   }
 
   /**
@@ -221,7 +221,7 @@ export class StoredReports {
   async markIngested(
     report: StoredReport,
     record: VersionRecord,
-    base: (VersionKey & StoredRecord) | null,
+    base: { key: VersionKey; record: VersionRecord } | null,
   ): Promise<boolean> {
     const events = [...blockEvents(record, base?.record ?? null)];
     const { rows } = await this.sql.query<{ marked: boolean }>(
@@ -249,8 +249,8 @@ export class StoredReports {
         report.version,
         hex(events.map(([hash]) => hash)),
         events.map(([, delta]) => delta),
-        base?.reportId ?? null,
-        base?.version ?? null,
+        base?.key.reportId ?? null,
+        base?.key.version ?? null,
       ],
     );
     return rows[0]!.marked;

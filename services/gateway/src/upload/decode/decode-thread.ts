@@ -1,29 +1,22 @@
 import { HttpException } from '@nestjs/common';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { decodeUpload, splitBuffers, splitUpload } from './decode-upload.js';
+import { decodedBuffers, decodeUpload } from './decode-upload.js';
 import { transferable, type DecodeReply, type DecodeTask } from './decode-pool.js';
 
-/**
- * A decode thread of DecodePool (piscina calls it once per upload): posts the decoded upload on
- * the task's port, then splits it and ends with the split. A split that throws rejects the task.
- */
-export default function decode({ raw, options, port }: DecodeTask): unknown {
-  let parsed;
+/** A decode thread of DecodePool (piscina calls it once per upload). */
+export default async function decode({ raw, options }: DecodeTask): Promise<unknown> {
+  let reply: DecodeReply;
+  let transfer: ArrayBuffer[] = [];
   try {
-    parsed = decodeUpload(raw, options);
+    const result = await decodeUpload(raw, options);
+    reply = { result };
+    transfer = decodedBuffers(result).flatMap(transferable);
   } catch (error) {
-    const reply: DecodeReply =
+    reply =
       error instanceof HttpException
         ? { rejected: { status: error.getStatus(), message: error.message } }
         : { failed: error instanceof Error ? (error.stack ?? error.message) : String(error) };
-    return reply;
   }
-  // The payload (hundreds of kilobytes) is moved, not copied; so are the split's buffers.
-  port.postMessage(parsed.decoded, transferable(parsed.decoded.payload));
-  const split = splitUpload(parsed.document, parsed.decoded.upload.kind);
-  const reply: DecodeReply = { split };
-  return move({
-    [transferableSymbol]: splitBuffers(split).flatMap(transferable),
-    [valueSymbol]: reply,
-  });
+  // Header, record and blocks (hundreds of kilobytes) are moved back, not copied.
+  return move({ [transferableSymbol]: transfer, [valueSymbol]: reply });
 }

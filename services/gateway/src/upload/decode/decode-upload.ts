@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
 import type { UploadEnvelope } from '@memtrail/contracts';
 import { HASH_BYTES, storedForm, type BuiltBlock } from '@memtrail/symbol-blocks';
@@ -30,38 +30,27 @@ export interface PackedBlocks {
   symbolCounts: Uint32Array;
 }
 
-/** An upload checked and reduced to what acknowledging it needs. */
+/** An upload checked and reduced to what storing it and answering need. */
 export interface DecodedUpload {
   upload: ValidUpload;
   /** Region and section totals of the report (an identical build's come from its parent). */
   totals: Totals;
   symbolCount: number;
-  /**
-   * The uploaded document, gzip-compressed (the body itself when it came compressed): stored
-   * with the report until its version is, so an acknowledged upload is never lost.
-   */
-  payload: Uint8Array;
-  /** Hex SHA-256 of the uncompressed document. */
-  sha256: string;
-}
-
-/** An upload's stored form: the version's header and record, and its blocks (packed). */
-export interface SplitUpload {
-  /** The envelope without its symbols, gzip-compressed. */
+  /** The envelope without its symbols, gzip-compressed: the version's header. */
   header: Uint8Array;
-  /** Null for an identical build, whose record is its parent's. */
+  /** The version record; null for an identical build, whose record is its parent's. */
   record: Uint8Array | null;
   blocks: PackedBlocks;
+  /** Hex SHA-256 of the uncompressed document. */
+  sha256: string;
 }
 
 export const tooLarge = (maxBytes: number) =>
   new PayloadTooLargeException(`Request body exceeds the upload limit of ${maxBytes} bytes`);
 
-const isPlain = (raw: RawUpload) => raw.encoding === 'identity' || raw.encoding === '';
-
 function decompress(raw: RawUpload, maxBytes: number): Buffer {
   const bytes = Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength);
-  if (isPlain(raw)) return bytes;
+  if (raw.encoding === 'identity' || raw.encoding === '') return bytes;
   if (raw.encoding !== 'gzip' && raw.encoding !== 'x-gzip') {
     throw new BadRequestException(
       `Unsupported Content-Encoding "${raw.encoding}": send JSON or gzip-compressed JSON`,
@@ -78,15 +67,12 @@ function decompress(raw: RawUpload, maxBytes: number): Buffer {
 }
 
 /**
- * What acknowledging an upload needs of its CPU-heavy work — decompression, JSON parsing,
- * hashing, validation and totals — in one step, so it can run on a decode thread and hand back
- * only the small result and the payload; `document` is the parsed upload, for splitUpload.
- * Rejects with the 4xx HttpException the client should get.
+ * Everything CPU-heavy about an upload — decompression, JSON parsing, hashing, validation,
+ * totals, and splitting the symbols into content-addressed blocks — in one step, so it can run
+ * on a decode thread and hand back only the small result (and the blocks, packed). Rejects with
+ * the 4xx HttpException the client should get.
  */
-export function decodeUpload(
-  raw: RawUpload,
-  options: DecodeOptions,
-): { decoded: DecodedUpload; document: UploadEnvelope } {
+export async function decodeUpload(raw: RawUpload, options: DecodeOptions): Promise<DecodedUpload> {
   if (raw.bytes.byteLength === 0)
     throw new BadRequestException('Request body is empty: send the report as JSON');
   const text = decompress(raw, options.maxBytes);
@@ -107,26 +93,18 @@ export function decodeUpload(
   const report = upload.report;
   const symbolCount = report.symbols.length;
   const totals = computeTotals(report);
-  // The symbols stay in the document; the rest of the gateway needs only the layout.
+  const { header, record, blocks } = storedForm(json as UploadEnvelope, upload.kind);
+  // The symbols are in the blocks now; the rest of the gateway needs only the layout.
   upload.report = { ...report, symbols: [] };
-  const decoded = {
+  return {
     upload,
     totals,
     symbolCount,
-    payload: isPlain(raw) ? gzipSync(text, { level: 1 }) : raw.bytes,
+    header,
+    record,
+    blocks: pack(blocks),
     sha256: createHash('sha256').update(text).digest('hex'),
   };
-  return { decoded, document: json as UploadEnvelope };
-}
-
-/**
- * Splits a decoded upload into its stored form: content-addressed blocks (canonical bytes,
- * SHA-256, content-defined boundaries) and the version's record. This is the larger part of an
- * upload's CPU and its acknowledgement does not need it, so it runs after (UploadService).
- */
-export function splitUpload(document: UploadEnvelope, kind: ValidUpload['kind']): SplitUpload {
-  const { header, record, blocks } = storedForm(document, kind);
-  return { header, record, blocks: pack(blocks) };
 }
 
 function pack(blocks: BuiltBlock[]): PackedBlocks {
@@ -156,9 +134,9 @@ export function packedBlock(blocks: PackedBlocks, i: number): { hash: Buffer; da
   };
 }
 
-/** The buffers of a split upload that a thread can hand over without copying. */
-export function splitBuffers(split: SplitUpload): Uint8Array[] {
-  const { header, record, blocks } = split;
+/** The buffers of a decoded upload that a thread can hand over without copying. */
+export function decodedBuffers(decoded: DecodedUpload): Uint8Array[] {
+  const { header, record, blocks } = decoded;
   return [header, record, blocks.hashes, blocks.data, blocks.ends, blocks.symbolCounts]
     .filter((view) => view !== null)
     .map((view) => new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
