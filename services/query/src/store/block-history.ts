@@ -241,26 +241,27 @@ export class BlockHistory {
   }
 }
 
+/** Adds `size` bytes and `count` symbols to `key`'s total in `sizes`. */
+function add(sizes: Map<string, SubjectSize>, key: string, size: number, count: number): void {
+  const total = sizes.get(key);
+  if (total) {
+    total.size += size;
+    total.count += count;
+  } else sizes.set(key, { size, count });
+}
+
 /** One more symbol of `size` bytes named (or in the file) `key` in block `hash`. */
 function count(held: HeldBlocks, hash: string, key: string, size: number): void {
   let sizes = held.get(hash);
   if (!sizes) held.set(hash, (sizes = new Map()));
-  const total = sizes.get(key) ?? { size: 0, count: 0 };
-  total.size += size;
-  total.count += 1;
-  sizes.set(key, total);
+  add(sizes, key, size, 1);
 }
 
 /** A version's bytes and symbols of the subject, per name or path, from its block counts. */
 function sum(blocks: ReadonlyMap<string, number>, held: HeldBlocks): Map<string, SubjectSize> {
   const sizes = new Map<string, SubjectSize>();
   for (const [hash, n] of blocks) {
-    for (const [subjectKey, size] of held.get(hash) ?? []) {
-      const total = sizes.get(subjectKey) ?? { size: 0, count: 0 };
-      total.size += n * size.size;
-      total.count += n * size.count;
-      sizes.set(subjectKey, total);
-    }
+    for (const [key, size] of held.get(hash) ?? []) add(sizes, key, n * size.size, n * size.count);
   }
   return sizes;
 }
