@@ -8,7 +8,6 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@memtrail/config';
 import { createClickHouse, type ClickHouseClient } from '@memtrail/clickhouse';
 import type { MemoryReport, UploadSuccessResponse } from '@memtrail/contracts';
@@ -27,11 +26,10 @@ import {
   TEST_QUERY_SECRET,
 } from '../../services/gateway/test/support/gateway-harness.js';
 import { createGatewayApp } from '../../services/gateway/src/create-app.js';
-import { AppModule } from '../../services/ingest-worker/src/app.module.js';
-import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 import { ELF, firmwareFiles, MAP, SCRIPT, SCRIPT_DIR } from '../../packages/cli/test/firmware.js';
 import { cleanEnv, makeRepo, tempDir } from '../../packages/cli/test/support.js';
 import { storedSymbols } from './support/stored-reports.js';
+import { startIngestWorker } from './support/read-services.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'packages', 'cli', 'dist', 'bin.js');
@@ -119,20 +117,7 @@ describe('memtrail CLI → gateway → ingest worker → ClickHouse', () => {
       }),
     );
     await gateway.listen(0, '127.0.0.1');
-    worker = await NestFactory.createApplicationContext(
-      AppModule.register(
-        loadConfig(WorkerConfig, {
-          DATABASE_URL: stores.databaseUrl,
-          REDIS_URL: stores.redisUrl,
-          CLICKHOUSE_URL: stores.clickhouseUrl,
-          CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
-          QUEUE_PREFIX: stores.queuePrefix,
-          SWEEP_INTERVAL_MS: '0',
-        }),
-      ),
-      { logger: false },
-    );
-    await worker.init();
+    worker = await startIngestWorker(stores);
     env = cleanEnv({ MEMTRAIL_API_KEY: apiKey, MEMTRAIL_API_URL: await gateway.getUrl() });
     ({ commit } = makeRepo(repo.path));
     writeFileSync(join(repo.path, '.gitignore'), 'out/\n*.json\n');

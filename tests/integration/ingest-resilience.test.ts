@@ -28,6 +28,7 @@ import { call, startGateway } from '../../services/gateway/test/support/gateway-
 import { AppModule } from '../../services/ingest-worker/src/app.module.js';
 import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 import { storedSymbols, storeVersion } from './support/stored-reports.js';
+import { startIngestWorker } from './support/read-services.js';
 
 // These tests kill and restart real processes, so they run the built entry points
 // (`npm test` builds first; alone, run `npm run build` once).
@@ -250,19 +251,10 @@ describe('ingestion survives crashes and outages', () => {
         cursor = next;
       } while (cursor !== '0');
 
-      const config = loadConfig(WorkerConfig, {
-        DATABASE_URL: stores.databaseUrl,
-        REDIS_URL: stores.redisUrl,
-        QUEUE_PREFIX: stores.queuePrefix,
-        CLICKHOUSE_URL: stores.clickhouseUrl,
-        CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
+      worker = await startIngestWorker(stores, {
         SWEEP_INTERVAL_MS: '300',
         SWEEP_AFTER_MS: '1000',
       });
-      worker = await NestFactory.createApplicationContext(AppModule.register(config), {
-        logger: false,
-      });
-      await worker.init();
       for (const id of ids)
         await eventually(
           () => status(id),

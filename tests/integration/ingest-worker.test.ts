@@ -4,10 +4,8 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { Queue, QueueEvents, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { loadConfig } from '@memtrail/config';
 import { createClickHouse, purgeStatement, type ClickHouseClient } from '@memtrail/clickhouse';
 import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
 import {
@@ -33,7 +31,7 @@ import {
   projectData,
   type IsolatedStores,
 } from '@memtrail/testing';
-import { AppModule } from '../../services/ingest-worker/src/app.module.js';
+import { startIngestWorker } from './support/read-services.js';
 import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 import {
   IngestReportService,
@@ -163,22 +161,12 @@ describe('ingest worker: report versions from Postgres, symbol blocks into Click
     projectId = project.id;
     targetId = (await prisma.target.create({ data: { projectId, name: 'stm32' } })).id;
 
-    const config = loadConfig(WorkerConfig, {
-      DATABASE_URL: stores.databaseUrl,
-      REDIS_URL: stores.redisUrl,
-      CLICKHOUSE_URL: stores.clickhouseUrl,
-      CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
-      QUEUE_PREFIX: stores.queuePrefix,
-      SWEEP_INTERVAL_MS: '0',
+    worker = await startIngestWorker(stores, {
       SWEEP_AFTER_MS: '1000',
       WORKER_PARENT_WAIT_MS: '300',
       // The tests copy blocks to ClickHouse themselves (copy()).
       WORKER_COPY_INTERVAL_MS: '0',
     });
-    worker = await NestFactory.createApplicationContext(AppModule.register(config), {
-      logger: false,
-    });
-    await worker.init();
     queue = createReportsQueue({ connection: connect(), prefix: stores.queuePrefix });
     events = new QueueEvents(QueueNames.reports, {
       connection: connect(),

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext, INestMicroservice } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { Transport } from '@nestjs/microservices';
-import { loadConfig } from '@memtrail/config';
 import type {
   CommitDiffData,
   CommitPageData,
@@ -17,18 +14,14 @@ import type {
   TreeData,
 } from '@memtrail/contracts';
 import { createIsolatedStores, eventually, freePort, type IsolatedStores } from '@memtrail/testing';
-import { AppModule as QueryModule } from '../../services/query/src/app.module.js';
-import { QueryConfig } from '../../services/query/src/config.js';
-import { AppModule as WorkerModule } from '../../services/ingest-worker/src/app.module.js';
-import { WorkerConfig } from '../../services/ingest-worker/src/config.js';
 import {
   call,
   signUpOnPrem,
   startGateway,
   type Gateway,
-  TEST_QUERY_SECRET,
 } from '../../services/gateway/test/support/gateway-harness.js';
 import { envelope, shaOf, type CommitSpec } from '../../services/query/bench/synthetic-firmware.js';
+import { startIngestWorker, startQueryService } from './support/read-services.js';
 
 type Body<T> = { status: string; type: string | null; error: string | null; data: T };
 
@@ -169,38 +162,12 @@ describe('reads as the region configuration shows them', () => {
   beforeAll(async () => {
     stores = await createIsolatedStores();
     const queryPort = await freePort();
-    query = await NestFactory.createMicroservice(
-      QueryModule.register(
-        loadConfig(QueryConfig, {
-          DATABASE_URL: stores.databaseUrl,
-          CLICKHOUSE_URL: stores.clickhouseUrl,
-          CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
-          QUERY_PORT: String(queryPort),
-          QUERY_SECRET: TEST_QUERY_SECRET,
-          LOG_LEVEL: 'error',
-        }),
-      ),
-      { transport: Transport.TCP, options: { host: '127.0.0.1', port: queryPort }, logger: false },
-    );
-    await query.listen();
-    worker = await NestFactory.createApplicationContext(
-      WorkerModule.register(
-        loadConfig(WorkerConfig, {
-          DATABASE_URL: stores.databaseUrl,
-          REDIS_URL: stores.redisUrl,
-          CLICKHOUSE_URL: stores.clickhouseUrl,
-          CLICKHOUSE_DATABASE: stores.clickhouseDatabase,
-          QUEUE_PREFIX: stores.queuePrefix,
-          SWEEP_INTERVAL_MS: '0',
-          // Blocks reach ClickHouse soon, so reads take them from there as well as from Postgres.
-          WORKER_COPY_AGE_MS: '0',
-          WORKER_COPY_INTERVAL_MS: '200',
-          LOG_LEVEL: 'error',
-        }),
-      ),
-      { logger: false },
-    );
-    await worker.init();
+    query = await startQueryService(stores, queryPort);
+    worker = await startIngestWorker(stores, {
+      // Blocks reach ClickHouse soon, so reads take them from there as well as from Postgres.
+      WORKER_COPY_AGE_MS: '0',
+      WORKER_COPY_INTERVAL_MS: '200',
+    });
     gw = await startGateway(stores, {
       DEPLOYMENT_MODE: 'onprem',
       QUERY_PORT: String(queryPort),
