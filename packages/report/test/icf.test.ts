@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateReport, IcfError, listLayoutRegions } from '@memtrail/report';
+import { IcfError, listLayoutRegions } from '@memtrail/report';
 import { loadIcfFiles } from '../src/icf/index.js';
 import { ICF_CASES } from './fixtures/icf/cases.js';
 import { ICF_ELF_CASES } from './fixtures/icf/elf/cases.js';
 import {
   buildLayoutFirmware,
   coveredBytes,
-  objdumpSections,
+  linkedLayout,
   type Firmware,
   type TruthSection,
 } from './layout-firmware.js';
@@ -160,18 +160,9 @@ describe('ICF files on firmware laid out as ILINK does', () => {
   });
   afterAll(() => firmware.cleanup());
 
-  it.each(ICF_ELF_CASES)('$file', ({ file, script, defs, searchPaths, regions, containers }) => {
-    const elf = firmware.link(join(fixtures, script), file);
-    const truth = objdumpSections(elf);
-    const warnings: string[] = [];
-    const report = generateReport({
-      elf,
-      linkerScripts: [file],
-      defs,
-      cwd: fixtures,
-      searchPaths: searchPaths?.map((dir) => join(fixtures, dir)),
-      onWarning: (m) => warnings.push(m),
-    });
+  it.each(ICF_ELF_CASES)('$file', (layoutCase) => {
+    const { regions, containers } = layoutCase;
+    const { truth, report, warnings } = linkedLayout(firmware, fixtures, layoutCase);
     const layout = report.memory_layout;
     expect(Object.keys(layout).sort()).toEqual(Object.keys(regions).sort());
     for (const [name, entries] of Object.entries(regions)) {

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateReport, type GeneratedReport } from '@memtrail/report';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const FIRMWARE_SOURCE = join(here, 'fixtures', 'layout-firmware', 'app.c');
@@ -89,4 +90,35 @@ export function coveredBytes(ranges: Array<[number, number]>): number {
     reached = end;
   }
   return total;
+}
+
+/** A layout fixture linked by GNU ld: the linker configuration, and how it is read. */
+export interface LinkedLayoutCase {
+  file: string;
+  script: string;
+  defs?: string[];
+  /** Relative to the fixtures. */
+  searchPaths?: string[];
+}
+
+/**
+ * Links the firmware with the case's GNU ld script and reads the ELF both ways: objdump's
+ * sections (the truth) and our report of it from the case's layout file, with its warnings.
+ */
+export function linkedLayout(
+  firmware: Firmware,
+  fixtures: string,
+  { file, script, defs, searchPaths }: LinkedLayoutCase,
+): { truth: TruthSection[]; report: GeneratedReport; warnings: string[] } {
+  const elf = firmware.link(join(fixtures, script), file);
+  const warnings: string[] = [];
+  const report = generateReport({
+    elf,
+    linkerScripts: [file],
+    defs,
+    cwd: fixtures,
+    searchPaths: searchPaths?.map((dir) => join(fixtures, dir)),
+    onWarning: (m) => warnings.push(m),
+  });
+  return { truth: objdumpSections(elf), report, warnings };
 }

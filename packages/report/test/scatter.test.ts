@@ -3,12 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  generateReport,
-  listLayoutRegions,
-  ScatterError,
-  type GeneratedReport,
-} from '@memtrail/report';
+import { listLayoutRegions, ScatterError } from '@memtrail/report';
 import { parsePreprocessorLine, predefinedMacros, preprocess } from '../src/cpp/index.js';
 import { readScatter } from '../src/scatter/index.js';
 import { SCATTER_CASES } from './fixtures/scatter/cases.js';
@@ -16,7 +11,7 @@ import { SCATTER_ELF_CASES } from './fixtures/scatter/elf/cases.js';
 import {
   buildLayoutFirmware,
   coveredBytes,
-  objdumpSections,
+  linkedLayout,
   type Firmware,
   type TruthSection,
 } from './layout-firmware.js';
@@ -167,66 +162,52 @@ describe('scatter files on firmware laid out as armlink does', () => {
   });
   afterAll(() => firmware.cleanup());
 
-  it.each(SCATTER_ELF_CASES)(
-    '$file',
-    ({ file, script, defs, searchPaths, regions, computed, computedSize }) => {
-      const elf = firmware.link(join(fixtures, script), file);
-      const truth = objdumpSections(elf);
-      const warnings: string[] = [];
-      const report: GeneratedReport = generateReport({
-        elf,
-        linkerScripts: [file],
-        defs,
-        cwd: fixtures,
-        searchPaths: searchPaths?.map((dir) => join(fixtures, dir)),
-        onWarning: (m) => warnings.push(m),
+  it.each(SCATTER_ELF_CASES)('$file', (layoutCase) => {
+    const { regions, computed, computedSize } = layoutCase;
+    const { truth, report, warnings } = linkedLayout(firmware, fixtures, layoutCase);
+    const layout = report.memory_layout;
+    expect(Object.keys(layout).sort()).toEqual(Object.keys(regions).sort());
+    const used = (name: string): number =>
+      ownBytes(truth, regions[name]!.own) +
+      (regions[name]!.children ?? []).reduce((sum, child) => sum + used(child), 0);
+    for (const [name, expected] of Object.entries(regions)) {
+      const region = layout[name]!;
+      expect({ name, used: region.used_size }).toEqual({ name, used: used(name) });
+      // A region something is counted in is never hidden as a zero-length placeholder.
+      expect({ name, placeholder: region.placeholder }).toEqual({
+        name,
+        placeholder: region.used_size > 0 ? undefined : region.placeholder,
       });
-      const layout = report.memory_layout;
-      expect(Object.keys(layout).sort()).toEqual(Object.keys(regions).sort());
-      const used = (name: string): number =>
-        ownBytes(truth, regions[name]!.own) +
-        (regions[name]!.children ?? []).reduce((sum, child) => sum + used(child), 0);
-      for (const [name, expected] of Object.entries(regions)) {
-        const region = layout[name]!;
-        expect({ name, used: region.used_size }).toEqual({ name, used: used(name) });
-        // A region something is counted in is never hidden as a zero-length placeholder.
-        expect({ name, placeholder: region.placeholder }).toEqual({
-          name,
-          placeholder: region.used_size > 0 ? undefined : region.placeholder,
-        });
-        const listed = region.sections.map((s) => s.name).sort();
-        expect({ name, listed }).toEqual({
-          name,
-          listed: expected.own
-            .flatMap((entry) => {
-              const [section, load] = entry.split('@') as [string, string | undefined];
-              return truth
-                .filter((s) => s.name === section && (!load || s.load))
-                .map((s) => s.name);
-            })
-            .sort(),
-        });
-        expect({ name, children: region.children }).toEqual({ name, children: expected.children });
-        for (const child of expected.children ?? []) expect(layout[child]!.parent).toBe(name);
-      }
-      // Addresses armlink derives from the image (ImageLimit, +0) agree with the linked layout.
-      for (const [region, section] of Object.entries(computed ?? {})) {
-        const first = truth.filter((s) => s.name === section).sort((a, b) => a.vma - b.vma)[0]!;
-        expect({ region, address: layout[region]!.address }).toEqual({
-          region,
-          address: first.vma,
-        });
-      }
-      for (const [region, section] of Object.entries(computedSize ?? {})) {
-        const size = truth.find((s) => s.name === section)!.size;
-        expect({ region, size: layout[region]!.limit_size }).toEqual({ region, size });
-      }
-      // Every allocated section is listed in a region, nothing twice (load images apart).
-      const listed = Object.values(layout).flatMap((r) => r.sections);
-      expect(listed.length).toBe(
-        truth.length + truth.filter((s) => s.load && s.lma !== s.vma).length,
-      );
-      expect(warnings.filter((w) => /outside|is in no memory region|left out/.test(w))).toEqual([]);
-    },
-  );
+      const listed = region.sections.map((s) => s.name).sort();
+      expect({ name, listed }).toEqual({
+        name,
+        listed: expected.own
+          .flatMap((entry) => {
+            const [section, load] = entry.split('@') as [string, string | undefined];
+            return truth.filter((s) => s.name === section && (!load || s.load)).map((s) => s.name);
+          })
+          .sort(),
+      });
+      expect({ name, children: region.children }).toEqual({ name, children: expected.children });
+      for (const child of expected.children ?? []) expect(layout[child]!.parent).toBe(name);
+    }
+    // Addresses armlink derives from the image (ImageLimit, +0) agree with the linked layout.
+    for (const [region, section] of Object.entries(computed ?? {})) {
+      const first = truth.filter((s) => s.name === section).sort((a, b) => a.vma - b.vma)[0]!;
+      expect({ region, address: layout[region]!.address }).toEqual({
+        region,
+        address: first.vma,
+      });
+    }
+    for (const [region, section] of Object.entries(computedSize ?? {})) {
+      const size = truth.find((s) => s.name === section)!.size;
+      expect({ region, size: layout[region]!.limit_size }).toEqual({ region, size });
+    }
+    // Every allocated section is listed in a region, nothing twice (load images apart).
+    const listed = Object.values(layout).flatMap((r) => r.sections);
+    expect(listed.length).toBe(
+      truth.length + truth.filter((s) => s.load && s.lma !== s.vma).length,
+    );
+    expect(warnings.filter((w) => /outside|is in no memory region|left out/.test(w))).toEqual([]);
+  });
 });
