@@ -94,8 +94,8 @@ export function coveredBytes(ranges: Array<[number, number]>): number {
 
 /** A layout fixture linked by GNU ld: the linker configuration, and how it is read. */
 export interface LinkedLayoutCase {
+  /** Linked by `elf/<its name>.ld` in the fixtures. */
   file: string;
-  script: string;
   defs?: string[];
   /** Relative to the fixtures. */
   searchPaths?: string[];
@@ -108,9 +108,10 @@ export interface LinkedLayoutCase {
 export function linkedLayout(
   firmware: Firmware,
   fixtures: string,
-  { file, script, defs, searchPaths }: LinkedLayoutCase,
+  { file, defs, searchPaths }: LinkedLayoutCase,
 ): { truth: TruthSection[]; report: GeneratedReport; warnings: string[] } {
-  const elf = firmware.link(join(fixtures, script), file);
+  const script = join(fixtures, 'elf', `${file.replace(/\.[^.]+$/, '')}.ld`);
+  const elf = firmware.link(script, file);
   const warnings: string[] = [];
   const report = generateReport({
     elf,
