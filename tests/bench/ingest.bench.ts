@@ -29,12 +29,14 @@ import {
   baseSymbols,
   benchProject,
   type BodyEncoding,
+  meanPhaseMs,
   percentile,
   postUpload,
   processCpuMs,
   report,
   serviceCpuSeconds,
   stackClickHousePid,
+  uploadPhaseTotals,
   waitForMergesToSettle,
 } from './support.js';
 
@@ -117,6 +119,7 @@ async function main(): Promise<void> {
   await waitForMergesToSettle(env.CLICKHOUSE_URL ?? 'http://127.0.0.1:18123');
   const latencies: number[] = [];
   const gatewayCpu0 = await serviceCpuSeconds(metricsUrl('gateway'));
+  const phases0 = await uploadPhaseTotals(metricsUrl('gateway'));
   const workerCpu0 = await serviceCpuSeconds(metricsUrl('ingest-worker'));
   // ClickHouse's CPU is counted while it ingests: from the start, or from the queue's resume.
   let clickhouseCpu0 = processCpuMs(stackClickHousePid());
@@ -139,6 +142,7 @@ async function main(): Promise<void> {
   );
   const uploadSeconds = (performance.now() - started) / 1000;
   const gatewayCpu = (await serviceCpuSeconds(metricsUrl('gateway'))) - gatewayCpu0;
+  const phases = meanPhaseMs(phases0, await uploadPhaseTotals(metricsUrl('gateway')));
   const ingestStartedAt = Date.now();
   if (separatePhases) {
     clickhouseCpu0 = processCpuMs(stackClickHousePid());
@@ -197,6 +201,8 @@ async function main(): Promise<void> {
           p99: ms(percentile(latencies, 99)),
           max: ms(latencies.at(-1)!),
         },
+        // Where the gateway spent each acknowledgement, mean per step (memtrail_upload_phase_seconds).
+        ack_mean_ms_by_step: phases,
         first_report_ack: firstLatencies.length
           ? {
               p50: ms(

@@ -94,6 +94,41 @@ export async function serviceCpuSeconds(metricsUrl: string): Promise<number> {
   return Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
+/** Seconds and uploads timed so far in each step of the gateway's upload path, by step. */
+export async function uploadPhaseTotals(
+  metricsUrl: string,
+): Promise<Map<string, { seconds: number; count: number }>> {
+  const response = await fetch(metricsUrl);
+  if (!response.ok) throw new Error(`${metricsUrl} answered ${response.status}`);
+  const totals = new Map<string, { seconds: number; count: number }>();
+  for (const line of (await response.text()).split('\n')) {
+    const match = /^memtrail_upload_phase_seconds_(sum|count)\{.*phase="(\w+)".*\} (\S+)$/.exec(
+      line,
+    );
+    if (!match) continue;
+    const [, kind, phase, value] = match;
+    const total = totals.get(phase!) ?? { seconds: 0, count: 0 };
+    if (kind === 'sum') total.seconds = Number(value);
+    else total.count = Number(value);
+    totals.set(phase!, total);
+  }
+  return totals;
+}
+
+/** Mean milliseconds per upload of each step between two `uploadPhaseTotals` readings. */
+export function meanPhaseMs(
+  before: Map<string, { seconds: number; count: number }>,
+  after: Map<string, { seconds: number; count: number }>,
+): Record<string, number> {
+  return Object.fromEntries(
+    [...after].map(([phase, { seconds, count }]) => {
+      const earlier = before.get(phase) ?? { seconds: 0, count: 0 };
+      const n = count - earlier.count;
+      return [phase, n > 0 ? +(((seconds - earlier.seconds) * 1000) / n).toFixed(1) : 0];
+    }),
+  );
+}
+
 /**
  * Waits until ClickHouse runs no background merge (at most `timeoutMs`), so one run's merges —
  * a core's worth of CPU for a while after a large ingestion — do not land in the next run's

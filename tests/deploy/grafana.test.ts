@@ -31,10 +31,11 @@ describe('deploy/grafana/memtrail-dashboard.json', () => {
       expect({ name, exported: exported.has(name) }).toEqual({ name, exported: true });
   });
 
-  it('covers latency, queue depth and age, jobs, ClickHouse inserts and errors', () => {
+  it('covers latency, upload steps, queue depth and age, jobs, ClickHouse inserts and errors', () => {
     const exprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr)).join('\n');
     for (const metric of [
       'memtrail_http_request_duration_seconds_bucket',
+      'memtrail_upload_phase_seconds_bucket',
       'memtrail_queue_jobs',
       'memtrail_queue_oldest_waiting_job_age_seconds',
       'memtrail_job_duration_seconds_bucket',

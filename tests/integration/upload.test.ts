@@ -10,6 +10,7 @@ import type {
   UploadResponseData,
 } from '@memtrail/contracts';
 import { createPrismaClient, type PrismaClient } from '@memtrail/db';
+import { ServiceMetrics } from '@memtrail/metrics';
 import { createRedisConnection, createReportsQueue, type ReportsQueue } from '@memtrail/queue';
 import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
 import type { Redis } from 'ioredis';
@@ -120,6 +121,14 @@ describe('POST /upload', () => {
   }
 
   const reportCount = () => prisma.report.count();
+  const metrics = new ServiceMetrics('gateway');
+  /** Uploads timed so far in each step of the acknowledgement. */
+  const phaseCounts = async () =>
+    Object.fromEntries(
+      (await metrics.uploadPhaseDuration.get()).values
+        .filter((v) => v.metricName === 'memtrail_upload_phase_seconds_count')
+        .map((v) => [v.labels.phase, v.value]),
+    );
 
   beforeAll(async () => {
     stores = await createIsolatedStores();
@@ -138,7 +147,7 @@ describe('POST /upload', () => {
       UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
       UPLOAD_SYMBOL_CHANGES: 'true',
     });
-    gateway = await createGatewayApp(config);
+    gateway = await createGatewayApp(config, false, metrics);
     await gateway.listen(0, '127.0.0.1');
     baseUrl = await gateway.getUrl();
     redis = createRedisConnection(stores.redisUrl);
@@ -190,6 +199,21 @@ describe('POST /upload', () => {
       where: { targetId: report.targetId, branch: 'main' },
     });
     expect(head.commitSha).toBe(sha(1));
+  });
+
+  it('times each step of an accepted upload, and of a refused one only the steps it ended', async () => {
+    const before = await phaseCounts();
+    // Decoded on the event loop here (tests run from sources): decode_wait is a thread's.
+    const steps = ['body', 'decode', 'store', 'answer'];
+    const added = async () => {
+      const now = await phaseCounts();
+      return Object.fromEntries(steps.map((s) => [s, (now[s] ?? 0) - (before[s] ?? 0)]));
+    };
+    const upload = envelope(sha(0x7e5), null, sample, { target_name: 'timed-steps' });
+    expect((await post(upload)).status).toBe(200);
+    expect(await added()).toEqual({ body: 1, decode: 1, store: 1, answer: 1 });
+    expect((await post(null, { raw: Buffer.from('{"metadata": ') })).status).toBe(400);
+    expect(await added()).toEqual({ body: 2, decode: 1, store: 1, answer: 1 });
   });
 
   it('reports region and section changes against the parent, gzip body, on every path', async () => {

@@ -2,6 +2,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 
 /** Seconds; from a cache hit on a small read up to a large diff or a slow upload. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Seconds; one step of accepting an upload, from a millisecond to a slow client's body. */
+const UPLOAD_PHASE_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 /** Seconds; an ingest job runs from milliseconds (identical report) to minutes (huge ELF). */
 const JOB_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
@@ -29,6 +31,19 @@ export class ServiceMetrics {
     help: 'Message handling latency of the query service by pattern and outcome',
     labelNames: ['pattern', 'outcome'] as const,
     buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  /**
+   * Where an upload's acknowledgement spends its time, step by step (the gateway's upload
+   * path): reading the body, waiting for a decode thread, decoding on it, storing in Postgres,
+   * then enqueueing and answering.
+   */
+  readonly uploadPhaseDuration = new Histogram({
+    name: 'memtrail_upload_phase_seconds',
+    help: 'Time an upload spent in each step before its acknowledgement: body, decode_wait, decode, store, answer (a step a refused upload did not finish is not timed)',
+    labelNames: ['phase'] as const,
+    buckets: UPLOAD_PHASE_BUCKETS,
     registers: [this.registry],
   });
 

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import type { ServiceMetrics } from '@memtrail/metrics';
 import { APP_FILTER } from '@nestjs/core';
 import { AccessModule } from './access/access.module.js';
 import { AdminModule } from './admin/admin.module.js';
@@ -24,11 +25,11 @@ import { UploadModule } from './upload/upload.module.js';
 
 @Module({})
 export class AppModule {
-  static register(config: GatewayConfig): DynamicModule {
+  static register(config: GatewayConfig, metrics: ServiceMetrics): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        InfraModule.register(config),
+        InfraModule.register(config, metrics),
         HealthModule,
         AuditModule,
         SsoPolicyModule,

@@ -39,10 +39,13 @@ export async function createGatewayApp(
   logger: LoggerService | false = false,
   metrics: ServiceMetrics = new ServiceMetrics('gateway'),
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), {
-    logger,
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.register(config, metrics),
+    {
+      logger,
+      bodyParser: false,
+    },
+  );
   applySecurityHeaders(app, config);
   app.use(requestIdMiddleware);
   app.use(httpMetricsMiddleware(metrics));

@@ -63,10 +63,12 @@ const sha = (n: number) => n.toString(16).padStart(40, '0');
 
 describe('DecodePool on worker threads', () => {
   let pool: DecodePool;
+  const timed: [string, number][] = [];
 
   beforeAll(() => {
     if (!existsSync(script)) throw new Error(`${script} is missing: run npm run build first`);
-    pool = new DecodePool(2, { maxBytes: 1024 * 1024 }, { script });
+    const observe = (phase: string, seconds: number) => void timed.push([phase, seconds]);
+    pool = new DecodePool(2, { maxBytes: 1024 * 1024 }, { script, observe });
   });
 
   afterAll(() => pool?.onApplicationShutdown());
@@ -84,6 +86,10 @@ describe('DecodePool on worker threads', () => {
     );
     // Stored: the envelope without its symbols, and the symbols as blocks.
     expect(storedEnvelope(decoded)).toEqual(comparable(envelope(sha(1))));
+    // Timed: the wait for a thread and the work on it, once each.
+    expect(timed.map(([phase]) => phase).sort()).toEqual(['decode', 'decode_wait']);
+    for (const [, seconds] of timed) expect(seconds).toBeGreaterThanOrEqual(0);
+    expect(timed.find(([phase]) => phase === 'decode')![1]).toBeGreaterThan(0);
   });
 
   it('moves a plain JSON body to the thread and its stored form back', async () => {

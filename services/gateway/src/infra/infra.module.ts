@@ -11,6 +11,7 @@ import { ClientProxy } from '@nestjs/microservices';
 import { createPrismaClient, createSqlPool, PrismaClient, SqlPool } from '@memtrail/db';
 import { createRedisConnection } from '@memtrail/queue';
 import { closeAll } from '@memtrail/logging';
+import { ServiceMetrics } from '@memtrail/metrics';
 import { Redis } from 'ioredis';
 import { GatewayConfig } from '../config.js';
 import { createQueryClient } from './query-client.js';
@@ -40,15 +41,19 @@ class ConnectionCloser implements OnApplicationShutdown {
   }
 }
 
-/** The gateway's connections to Postgres (Prisma, and plain SQL for hot paths), Redis and the query service, injectable by type. */
+/**
+ * The gateway's connections to Postgres (Prisma, and plain SQL for hot paths), Redis and the
+ * query service, and the process's metrics, injectable by type.
+ */
 @Global()
 @Module({})
 export class InfraModule {
-  static register(config: GatewayConfig): DynamicModule {
+  static register(config: GatewayConfig, metrics: ServiceMetrics): DynamicModule {
     return {
       module: InfraModule,
       providers: [
         { provide: GatewayConfig, useValue: config },
+        { provide: ServiceMetrics, useValue: metrics },
         { provide: PrismaClient, useFactory: () => createPrismaClient(config.DATABASE_URL) },
         { provide: SqlPool, useFactory: () => createSqlPool(config.DATABASE_URL) },
         { provide: Redis, useFactory: () => createRedisConnection(config.REDIS_URL) },
@@ -59,7 +64,7 @@ export class InfraModule {
         },
         ConnectionCloser,
       ],
-      exports: [GatewayConfig, PrismaClient, SqlPool, Redis, ClientProxy],
+      exports: [GatewayConfig, ServiceMetrics, PrismaClient, SqlPool, Redis, ClientProxy],
     };
   }
 }

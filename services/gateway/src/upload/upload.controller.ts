@@ -1,5 +1,6 @@
 import { Controller, HttpCode, Inject, Post, Req, UseFilters, UseGuards } from '@nestjs/common';
 import type { UploadSuccessResponse } from '@memtrail/contracts';
+import { ServiceMetrics } from '@memtrail/metrics';
 import type { Request } from 'express';
 import { GatewayConfig } from '../config.js';
 import { UploadAuthGuard } from './auth/upload-auth.guard.js';
@@ -21,6 +22,7 @@ export class UploadController {
   constructor(
     private readonly uploads: UploadService,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
+    @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
   ) {}
 
   @Post(UPLOAD_PATHS.map((path) => path.slice(1)))
@@ -29,7 +31,9 @@ export class UploadController {
     @UploaderOf() uploader: Uploader,
     @Req() req: Request,
   ): Promise<UploadSuccessResponse> {
+    const reading = this.metrics.uploadPhaseDuration.startTimer({ phase: 'body' });
     const body = await readUploadBody(req, this.config.UPLOAD_MAX_BYTES, admissionTicket(req));
+    reading();
     const data = await this.uploads.accept(uploader, body);
     const message = data.is_overwritten
       ? `Report for ${data.target_name} @ ${data.commit_sha} replaced`

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ServiceMetrics } from '@memtrail/metrics';
 import { GatewayConfig } from '../config.js';
 import { GithubModule } from '../github/github.module.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
@@ -24,14 +25,17 @@ import { UploadService } from './upload.service.js';
     ReportStore,
     {
       provide: DecodePool,
-      useFactory: (config: GatewayConfig) =>
+      useFactory: (config: GatewayConfig, metrics: ServiceMetrics) =>
         new DecodePool(
           config.UPLOAD_DECODE_THREADS,
           { maxBytes: config.UPLOAD_MAX_BYTES },
-          // Admission lets no more uploads in; this bound holds should that ever change.
-          { maxQueue: config.UPLOAD_INFLIGHT_MAX },
+          {
+            // Admission lets no more uploads in; this bound holds should that ever change.
+            maxQueue: config.UPLOAD_INFLIGHT_MAX,
+            observe: (phase, seconds) => metrics.uploadPhaseDuration.observe({ phase }, seconds),
+          },
         ),
-      inject: [GatewayConfig],
+      inject: [GatewayConfig, ServiceMetrics],
     },
     {
       provide: UploadAdmission,

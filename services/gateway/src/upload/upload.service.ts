@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { RegionPlan, type UploadResponseData } from '@memtrail/contracts';
 import { SqlPool } from '@memtrail/db';
+import { ServiceMetrics } from '@memtrail/metrics';
 import { enqueueReport, type ReportsQueue } from '@memtrail/queue';
 import { GatewayConfig } from '../config.js';
 import type { Uploader } from './auth/uploader.js';
@@ -16,9 +17,10 @@ import type { ValidUpload } from './validate-upload.js';
 
 /**
  * Accepts one upload: decodes and checks it on a decode thread, lets the uploader decide what
- * it may do (project, replacing, new targets), stores the compressed payload
- * with its totals in one transaction, then enqueues ingestion. The answer (changes, budget alerts) comes from the stored totals, so it
- * never waits for ClickHouse; a failed enqueue is recovered by the worker's sweeper.
+ * it may do (project, replacing, new targets), stores the report's version and new
+ * blocks with its totals in one transaction, then enqueues ingestion. The answer (changes, budget
+ * alerts) comes from the stored totals, so it never waits for ClickHouse; a failed enqueue is
+ * recovered by the worker's sweeper. Each step is timed into `memtrail_upload_phase_seconds`.
  */
 @Injectable()
 export class UploadService {
@@ -30,12 +32,48 @@ export class UploadService {
     @Inject(DecodePool) private readonly decoder: DecodePool,
     @Inject(REPORTS_QUEUE) private readonly queue: ReportsQueue,
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
+    @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
   ) {}
+
+  /** Times one step of an accepted upload (a refused one is not timed). */
+  private async timed<T>(phase: 'store' | 'answer', work: () => Promise<T>): Promise<T> {
+    const stop = this.metrics.uploadPhaseDuration.startTimer({ phase });
+    const result = await work();
+    stop();
+    return result;
+  }
 
   async accept(uploader: Uploader, raw: RawUpload): Promise<UploadResponseData> {
     const decoded = await this.decoder.decode(raw);
     const { projectId, upload, policy } = await uploader.authorize(decoded.upload);
-    const stored = await this.reports.store(projectId, { ...decoded, upload }, policy);
+    const stored = await this.timed('store', () =>
+      this.reports.store(projectId, { ...decoded, upload }, policy),
+    );
+    return this.timed('answer', async () => {
+      const plan = RegionPlan.of(stored.regionConfig);
+      // Independent of each other: the changes never wait for Redis.
+      const [, changes] = await Promise.all([
+        this.enqueue(stored),
+        changesAgainstParent(
+          this.sql,
+          {
+            plan,
+            projectId,
+            targetId: stored.targetId,
+            commitSha: upload.commitSha,
+            parentSha: upload.parentSha,
+            totals: stored.totals,
+            parentTotals: stored.parentTotals,
+          },
+          this.config.UPLOAD_SYMBOL_CHANGES,
+          this.logger,
+        ),
+      ]);
+      return this.response(projectId, upload, stored, plan, changes);
+    });
+  }
+
+  private async enqueue(stored: StoredUpload): Promise<void> {
     try {
       await enqueueReport(this.queue, { reportId: stored.reportId, version: stored.version });
     } catch (error) {
@@ -44,22 +82,6 @@ export class UploadService {
         `report ${stored.reportId} stored but not enqueued: ${(error as Error).message}`,
       );
     }
-    const plan = RegionPlan.of(stored.regionConfig);
-    const changes = await changesAgainstParent(
-      this.sql,
-      {
-        plan,
-        projectId,
-        targetId: stored.targetId,
-        commitSha: upload.commitSha,
-        parentSha: upload.parentSha,
-        totals: stored.totals,
-        parentTotals: stored.parentTotals,
-      },
-      this.config.UPLOAD_SYMBOL_CHANGES,
-      this.logger,
-    );
-    return this.response(projectId, upload, stored, plan, changes);
   }
 
   /** The answer shows regions as the target's region configuration does (region-view.ts). */

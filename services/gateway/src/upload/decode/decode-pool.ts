@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   BadRequestException,
@@ -17,11 +18,17 @@ import {
   type RawUpload,
 } from './decode-upload.js';
 
-/** What a decode thread answers: its 4xx travels as data, since errors lose their class. */
+/**
+ * What a decode thread answers: its 4xx travels as data, since errors lose their class. A
+ * result comes with the time the thread spent on it.
+ */
 export type DecodeReply =
-  | { result: DecodedUpload }
+  | { result: DecodedUpload; threadMs: number }
   | { rejected: { status: number; message: string } }
   | { failed: string };
+
+/** Seconds an upload waited for a thread (and for its result to come back), and was decoded. */
+export type DecodeTimings = (phase: 'decode_wait' | 'decode', seconds: number) => void;
 
 export interface DecodeTask {
   raw: RawUpload;
@@ -63,6 +70,7 @@ function rejection(status: number, message: string): HttpException {
 export class DecodePool implements OnApplicationShutdown {
   private readonly logger = new Logger(DecodePool.name);
   private readonly pool?: Piscina<DecodeTask, DecodeReply>;
+  private readonly observe: DecodeTimings;
 
   /** `script` is the compiled thread entry; tests running from sources point at the build. */
   constructor(
@@ -71,8 +79,10 @@ export class DecodePool implements OnApplicationShutdown {
     {
       maxQueue = Infinity,
       script = fileURLToPath(new URL('./decode-thread.js', import.meta.url)),
-    } = {},
+      observe = () => {},
+    }: { maxQueue?: number; script?: string; observe?: DecodeTimings } = {},
   ) {
+    this.observe = observe;
     if (size === 0) return;
     if (!existsSync(script)) {
       this.logger.warn(`decoding uploads on the event loop: no compiled ${script}`);
@@ -93,7 +103,12 @@ export class DecodePool implements OnApplicationShutdown {
 
   /** Decodes on a free thread; `raw.bytes` may be moved there, so do not read it afterwards. */
   async decode(raw: RawUpload): Promise<DecodedUpload> {
-    if (!this.pool) return decodeUpload(raw, this.options);
+    const start = performance.now();
+    if (!this.pool) {
+      const decoded = await decodeUpload(raw, this.options);
+      this.observe('decode', (performance.now() - start) / 1000);
+      return decoded;
+    }
     let reply: DecodeReply;
     try {
       reply = await this.pool.run(
@@ -114,6 +129,8 @@ export class DecodePool implements OnApplicationShutdown {
     if ('rejected' in reply) throw rejection(reply.rejected.status, reply.rejected.message);
     if ('failed' in reply)
       throw new Error(`decoding the upload failed on its thread: ${reply.failed}`);
+    this.observe('decode', reply.threadMs / 1000);
+    this.observe('decode_wait', Math.max(0, performance.now() - start - reply.threadMs) / 1000);
     return reply.result;
   }
 

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { HttpException } from '@nestjs/common';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { decodedBuffers, decodeUpload } from './decode-upload.js';
@@ -5,11 +6,12 @@ import { transferable, type DecodeReply, type DecodeTask } from './decode-pool.j
 
 /** A decode thread of DecodePool (piscina calls it once per upload). */
 export default async function decode({ raw, options }: DecodeTask): Promise<unknown> {
+  const start = performance.now();
   let reply: DecodeReply;
   let transfer: ArrayBuffer[] = [];
   try {
     const result = await decodeUpload(raw, options);
-    reply = { result };
+    reply = { result, threadMs: performance.now() - start };
     transfer = decodedBuffers(result).flatMap(transferable);
   } catch (error) {
     reply =
