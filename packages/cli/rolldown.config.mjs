@@ -1,6 +1,7 @@
 // Bundles the CLI with the private workspace packages it uses (@memtrail/report,
-// @memtrail/contracts) into bundle/, straight from their TypeScript sources, so the published
-// package has no dependencies and packing never depends on stale tsc output.
+// @memtrail/contracts, @memtrail/symbol-blocks) into bundle/, straight from their TypeScript
+// sources, so the published package has no dependencies and packing never depends on stale tsc
+// output.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'rolldown';
 
@@ -13,6 +14,7 @@ export default defineConfig({
     alias: {
       '@memtrail/report': `${packages}report/src/index.ts`,
       '@memtrail/contracts': `${packages}contracts/src/index.ts`,
+      '@memtrail/symbol-blocks': `${packages}symbol-blocks/src/index.ts`,
     },
     // NodeNext sources import './x.js' for './x.ts'.
     extensionAlias: { '.js': ['.ts', '.js'] },

@@ -12,13 +12,12 @@
  * runners that build between uploads do), BENCH_SEPARATE_PHASES (1: the queue is paused while
  * uploading and resumed after the last acknowledgement, so on a small machine the acknowledgement
  * times are not those of a gateway fighting the worker for the same cores; 0: both at once),
- * BENCH_ENCODING (gzip, as our CLI sends; identity: plain JSON, as the MemBrowse CLI sends, which
- * the gateway compresses before storing), BENCH_FIRST_TIMED (0: each runner's first report, which
+ * BENCH_ENCODING (blocks: the block form, gzip, as our CLI sends; gzip: the JSON envelope, gzip;
+ * identity: plain JSON, as the MemBrowse CLI sends), BENCH_FIRST_TIMED (0: each runner's first report, which
  * creates its target and stores every block of it, is uploaded before the timed phase, four at a
  * time, and its acknowledgement reported apart as `first_report_ack`; the timed phase then is
  * what a CI fleet sends day to day, child commits of existing targets. 1: timed with the rest).
  */
-import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { cpus, totalmem } from 'node:os';
 import { createPrismaClient } from '@memtrail/db';
@@ -36,6 +35,7 @@ import {
   report,
   serviceCpuSeconds,
   stackClickHousePid,
+  uploadBody,
   uploadPhaseTotals,
   waitForMergesToSettle,
 } from './support.js';
@@ -47,10 +47,10 @@ const uploadsEach = Number(env.BENCH_UPLOADS_EACH ?? 15);
 const symbolCount = Number(env.BENCH_SYMBOLS ?? 10_000);
 const paceMs = Number(env.BENCH_PACE_MS ?? 0);
 const separatePhases = (env.BENCH_SEPARATE_PHASES ?? '1') !== '0';
-const encoding = (env.BENCH_ENCODING ?? 'gzip') as BodyEncoding;
+const encoding = (env.BENCH_ENCODING ?? 'blocks') as BodyEncoding;
 const firstTimed = (env.BENCH_FIRST_TIMED ?? '0') !== '0';
-if (encoding !== 'gzip' && encoding !== 'identity')
-  throw new Error(`BENCH_ENCODING must be gzip or identity, not ${encoding}`);
+if (!['gzip', 'identity', 'blocks'].includes(encoding))
+  throw new Error(`BENCH_ENCODING must be gzip, identity or blocks, not ${encoding}`);
 const metricsUrl = (service: 'gateway' | 'ingest-worker') =>
   `http://127.0.0.1:${metricsPort(service, stackPorts.gateway)}/metrics`;
 if (!env.DATABASE_URL)
@@ -86,8 +86,7 @@ async function main(): Promise<void> {
         },
         memory_analysis: report(symbols, step),
       };
-      const json = Buffer.from(JSON.stringify(envelope));
-      series.push(encoding === 'gzip' ? gzipSync(json, { level: 1 }) : json);
+      series.push(uploadBody(envelope, encoding));
     }
     bodies.push(series);
   }

@@ -4,8 +4,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MemoryReport, ReportSymbol } from '@memtrail/contracts';
+import { gzipSync } from 'node:zlib';
+import type { MemoryReport, ReportSymbol, UploadEnvelope } from '@memtrail/contracts';
 import type { PrismaClient } from '@memtrail/db';
+import { BLOCK_UPLOAD_TYPE, encodeBlockUpload } from '@memtrail/symbol-blocks';
 import { projectData } from '@memtrail/testing';
 import { issueApiKey } from '../../services/gateway/src/api-keys/api-key.service.js';
 
@@ -175,7 +177,15 @@ export function stackClickHousePid(): string | undefined {
 }
 
 /** How an upload body is sent: gzip (our CLI) or plain JSON (the MemBrowse CLI). */
-export type BodyEncoding = 'gzip' | 'identity';
+/** gzip or plain JSON, or gzip of the block form our CLI sends (BLOCK_UPLOAD_TYPE). */
+export type BodyEncoding = 'gzip' | 'identity' | 'blocks';
+
+/** The body of one upload in `encoding`. */
+export function uploadBody(envelope: UploadEnvelope, encoding: BodyEncoding): Buffer {
+  if (encoding === 'blocks') return gzipSync(encodeBlockUpload(envelope), { level: 1 });
+  const json = Buffer.from(JSON.stringify(envelope));
+  return encoding === 'gzip' ? gzipSync(json, { level: 1 }) : json;
+}
 
 /** POSTs one upload body to the gateway with a project API key. */
 export function postUpload(
@@ -188,8 +198,8 @@ export function postUpload(
     method: 'POST',
     headers: {
       Authorization: `Bearer ${apiKey}`,
-      'Content-Type': 'application/json',
-      ...(encoding === 'gzip' ? { 'Content-Encoding': 'gzip' } : {}),
+      'Content-Type': encoding === 'blocks' ? BLOCK_UPLOAD_TYPE : 'application/json',
+      ...(encoding === 'identity' ? {} : { 'Content-Encoding': 'gzip' }),
     },
     body,
   });

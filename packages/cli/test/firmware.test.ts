@@ -20,6 +20,7 @@ import {
 import {
   cleanEnv,
   git,
+  inAddressOrder,
   json,
   makeRepo,
   recordingServer,
@@ -132,8 +133,9 @@ describe('memtrail report on a compiled firmware', () => {
     expect(result.code).toBe(0);
     const sent = server.requests.at(-1)!;
     expect(sent.headers['content-encoding']).toBe('gzip');
+    expect(sent.form).toBe('blocks');
     const envelope = sent.json as UploadEnvelope;
-    expect(envelope.memory_analysis).toEqual(report);
+    expect(inAddressOrder(envelope.memory_analysis)).toEqual(inAddressOrder(report));
     expect(envelope.metadata).toMatchObject({
       target_name: 'fw',
       identical: false,
@@ -158,6 +160,28 @@ describe('memtrail report on a compiled firmware', () => {
     const late = await run(['report', ELF, '-v', 'DEBUG'], dir.path, env);
     expect(late.code).toBe(2);
     expect(late.stderr).toContain('put it before the command (memtrail -v DEBUG report');
+  });
+
+  it('sends the JSON envelope to a server that refuses the block form', async () => {
+    const older = await recordingServer([
+      json(400, { success: false, error: 'Request body is not valid UTF-8', type: 'BadRequest' }),
+      json(200, successBody()),
+    ]);
+    try {
+      const env = cleanEnv({ MEMTRAIL_API_KEY: 'k' });
+      const args = ['upload', ...REPORT_ARGS, '--target-name', 'fw', '--api-url', older.url];
+      const result = await run([...args, '--no-git', '--commit-sha', 'abc1234'], dir.path, env);
+      expect(result.code).toBe(0);
+      expect(older.requests.map((r) => [r.form, r.headers['content-type']])).toEqual([
+        ['blocks', 'application/vnd.memtrail.blocks'],
+        ['json', 'application/json'],
+      ]);
+      // As JSON the symbols go in the report's own order.
+      expect((older.requests[1]!.json as UploadEnvelope).memory_analysis).toEqual(report);
+      expect(result.stderr).toContain('the server did not take the block form (400)');
+    } finally {
+      await older.close();
+    }
   });
 
   it('diffs two builds locally: regions, sections and symbols', async () => {
@@ -218,7 +242,9 @@ describe('memtrail report on a compiled firmware', () => {
       cleanEnv({ MEMTRAIL_API_KEY: 'k' }),
     );
     expect(uploaded.code).toBe(0);
-    expect((server.requests.at(-1)!.json as UploadEnvelope).memory_analysis).toEqual(newReport);
+    expect(
+      inAddressOrder((server.requests.at(-1)!.json as UploadEnvelope).memory_analysis),
+    ).toEqual(inAddressOrder(newReport));
   });
 });
 
@@ -302,7 +328,9 @@ describe('memtrail onboard building real firmware', () => {
     execFileSync('sh', ['build.sh'], { cwd: dir.path });
     const local = await run(['report', ...REPORT_ARGS, '--json'], dir.path);
     expect(local.code).toBe(0);
-    expect(sent[2]!.memory_analysis).toEqual(JSON.parse(local.stdout));
+    expect(inAddressOrder(sent[2]!.memory_analysis)).toEqual(
+      inAddressOrder(JSON.parse(local.stdout) as MemoryReport),
+    );
     expect(sent[0]!.memory_analysis.memory_layout.RAM!.used_size).toBe(260);
     // The user's checkout was not used for onboarding: only the local build above wrote to it.
     expect(git(dir.path, 'status', '--porcelain')).toBe('?? .gitignore');

@@ -6,7 +6,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import type { MemoryReport } from '@memtrail/contracts';
+import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
+import {
+  BLOCK_UPLOAD_TYPE,
+  decodeBlock,
+  decodeBlockUpload,
+  decodeRecord,
+  reportSymbols,
+  uploadedSymbol,
+} from '@memtrail/symbol-blocks';
 import type { CliIo } from '../src/context.js';
 import { main } from '../src/main.js';
 
@@ -66,8 +74,13 @@ export interface RecordedRequest {
   method: string;
   url: string;
   headers: IncomingMessage['headers'];
-  /** The decoded body: gunzipped when Content-Encoding says so, parsed as JSON when it is JSON. */
+  /**
+   * The decoded body: gunzipped when Content-Encoding says so, parsed as JSON when it is JSON;
+   * an upload in block form as the envelope it carries (symbols in address order).
+   */
   json: unknown;
+  /** How an upload was sent. */
+  form: 'json' | 'blocks';
   rawLength: number;
 }
 
@@ -84,6 +97,33 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 export const reset: Reply = (_req, res) => {
   res.socket?.destroy();
 };
+
+/**
+ * A report with its symbols in address order (then section and name): an upload in block form
+ * carries them in that order, whatever order the report listed them in.
+ */
+export function inAddressOrder(report: MemoryReport): MemoryReport {
+  const symbols = [...report.symbols].sort(
+    (a, b) =>
+      a.address - b.address ||
+      (a.section ?? '').localeCompare(b.section ?? '') ||
+      a.name.localeCompare(b.name),
+  );
+  return { ...report, symbols };
+}
+
+/** The envelope an upload in block form carries, its symbols rebuilt from record and blocks. */
+function envelopeOf(body: Buffer): UploadEnvelope {
+  const form = decodeBlockUpload(body);
+  const blocks = new Map(
+    form.blocks.map((b) => [Buffer.from(b.hash).toString('hex'), decodeBlock(b.data)]),
+  );
+  const symbols = reportSymbols(decodeRecord(form.record), (hash) => blocks.get(hash)!).map((s) =>
+    uploadedSymbol(s, s.address, s.section),
+  );
+  const header = form.header as UploadEnvelope;
+  return { ...header, memory_analysis: { ...header.memory_analysis, symbols } };
+}
 
 export interface RecordingServer {
   url: string;
@@ -105,9 +145,11 @@ export async function recordingServer(
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
       const body = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+      const form = req.headers['content-type'] === BLOCK_UPLOAD_TYPE ? 'blocks' : 'json';
       let parsed: unknown = undefined;
       try {
-        parsed = body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
+        if (form === 'blocks') parsed = envelopeOf(body);
+        else parsed = body.length > 0 ? JSON.parse(body.toString('utf8')) : undefined;
       } catch {
         parsed = body.toString('utf8');
       }
@@ -116,8 +158,9 @@ export async function recordingServer(
         url: req.url ?? '',
         headers: req.headers,
         json: parsed,
+        form,
         rawLength: raw.length,
-      };
+      } as const;
       requests.push(recorded);
       const reply =
         typeof replies === 'function'

@@ -35,3 +35,12 @@ export {
 } from './diff-plan.js';
 export { blockCounts, blockEvents, occurrences } from './history.js';
 export { storedForm, type ReportKind, type StoredForm } from './stored-form.js';
+export { recordProblem } from './record-check.js';
+export {
+  BLOCK_UPLOAD_TYPE,
+  BlockUploadError,
+  decodeBlockUpload,
+  encodeBlockUpload,
+  writeBlockUpload,
+  type BlockUpload,
+} from './upload-form.js';

@@ -191,8 +191,15 @@ export function recordNeedsBase(stored: Uint8Array): boolean {
   return new ByteReader(inflateRawSync(stored)).uint() === DELTA;
 }
 
-export function decodeRecord(stored: Uint8Array, base?: VersionRecord): VersionRecord {
-  const r = new ByteReader(inflateRawSync(stored));
+/** `maxBytes` bounds the inflated record: one a client sent could otherwise be a deflate bomb. */
+export function decodeRecord(
+  stored: Uint8Array,
+  base?: VersionRecord,
+  maxBytes?: number,
+): VersionRecord {
+  const r = new ByteReader(
+    inflateRawSync(stored, maxBytes === undefined ? undefined : { maxOutputLength: maxBytes }),
+  );
   const format = r.uint();
   if (format !== WHOLE && format !== DELTA)
     throw new Error(`version record of unknown format ${format}`);

@@ -1,7 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import type { ApiJson, UploadEnvelope } from '@memtrail/contracts';
 import { projectHeader } from '../context.js';
-import { sendWithRetry, type RetryPolicy } from './http.js';
+import { BLOCK_UPLOAD_TYPE, encodeBlockUpload } from '@memtrail/symbol-blocks';
+import { HttpError, sendWithRetry, type RetryPolicy } from './http.js';
 import { uploadUrl } from './protocol.js';
 
 export class UploadRejected extends Error {
@@ -40,27 +41,50 @@ function rejection(body: Record<string, unknown>): string {
   return lines.join('\n');
 }
 
+/** Answers to the block form that mean the server does not take it (an older or other server). */
+const BLOCK_FORM_REFUSED = new Set([400, 415, 422]);
+
 /**
- * POSTs the envelope gzip-compressed (reports compress ~15×) and returns the parsed success body.
- * Rejects with HttpError for transport/HTTP failures and UploadRejected when the server answers
- * 2xx without `success: true`.
+ * POSTs the report gzip-compressed (reports compress ~15×) and returns the parsed success body.
+ * A full build goes in block form: split into content-addressed blocks here, so the server
+ * checks only the blocks its target lacks instead of parsing and splitting every symbol
+ * (docs/query.md). A server that refuses that form gets the JSON envelope instead. Rejects with
+ * HttpError for transport/HTTP failures and UploadRejected when the server answers 2xx without
+ * `success: true`.
  */
 export async function postUpload(request: UploadRequest): Promise<ApiJson<'POST /upload'>> {
+  const { metadata } = request.envelope;
+  if (metadata.identical !== true && metadata.build_failed !== true) {
+    try {
+      return await send(request, BLOCK_UPLOAD_TYPE, encodeBlockUpload(request.envelope));
+    } catch (error) {
+      const status = error instanceof HttpError ? error.response?.status : undefined;
+      if (status === undefined || !BLOCK_FORM_REFUSED.has(status)) throw error;
+      request.log(`the server did not take the block form (${status}); sending the report as JSON`);
+    }
+  }
+  return send(request, 'application/json', Buffer.from(JSON.stringify(request.envelope)));
+}
+
+async function send(
+  request: UploadRequest,
+  contentType: string,
+  body: Buffer,
+): Promise<ApiJson<'POST /upload'>> {
   const url = uploadUrl(request.apiUrl);
-  const body = gzipSync(Buffer.from(JSON.stringify(request.envelope)));
   const response = await sendWithRetry(
     {
       method: 'POST',
       url,
       headers: {
-        'Content-Type': 'application/json',
+        'Content-Type': contentType,
         'Content-Encoding': 'gzip',
         Authorization: `Bearer ${request.apiKey}`,
         'User-Agent': request.userAgent,
         Accept: 'application/json',
         ...projectHeader(request.project),
       },
-      body,
+      body: gzipSync(body),
     },
     request.policy,
     request.log,

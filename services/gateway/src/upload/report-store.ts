@@ -12,6 +12,7 @@ import { decodeRecord } from '@memtrail/symbol-blocks';
 import { toBudgetRules, type BudgetRule } from '../ci-summary/budget-alerts.js';
 import { packedBlock, type DecodedUpload } from './decode/decode-upload.js';
 import { storedTotals, type Totals } from '../ci-summary/totals.js';
+import { checkSentBlocks } from './sent-blocks.js';
 import type { ValidUpload } from './validate-upload.js';
 
 export interface StoredUpload {
@@ -93,31 +94,48 @@ export class ReportStore {
     return inTransaction(this.sql, (db) => this.storeIn(db, projectId, decoded, policy, blocks));
   }
 
-  /** The upload's blocks the target does not hold yet, compressed. */
+  /**
+   * The upload's blocks the target does not hold yet, compressed. A JSON upload's blocks were
+   * split by the server; a block-form upload's are checked first (checkSentBlocks).
+   */
   private async newBlocks(
     projectId: string,
-    { upload, blocks }: DecodedUpload,
+    { upload, blocks, sentRecord }: DecodedUpload,
   ): Promise<NewBlocks> {
-    const count = blocks.symbolCounts.length;
-    const all = Array.from({ length: count }, (_, i) => packedBlock(blocks, i));
-    const held = new Set<string>();
-    if (count > 0) {
-      const found = await this.sql.query<{ hash: Buffer }>(
-        `SELECT b.hash FROM symbol_blocks b JOIN targets t ON t.id = b.target_id
-         WHERE t.project_id = $1 AND t.name = $2 AND b.hash = ANY($3::bytea[])`,
-        [projectId, upload.targetName, all.map((b) => b.hash)],
-      );
-      for (const row of found.rows) held.add(row.hash.toString('hex'));
-    }
-    const fresh = all
-      .map((b, i) => ({ ...b, symbols: blocks.symbolCounts[i]! }))
-      .filter((b) => !held.has(b.hash.toString('hex')));
+    const all = Array.from({ length: blocks.ends.length }, (_, i) => ({
+      ...packedBlock(blocks, i),
+      symbols: blocks.symbolCounts[i]!,
+    }));
+    const named = sentRecord
+      ? [...new Set(sentRecord.entries.map((e) => e.hash))].map((h) => Buffer.from(h, 'hex'))
+      : all.map((b) => b.hash);
+    const held = await this.heldBlocks(projectId, upload.targetName, named);
+    const fresh = sentRecord
+      ? await checkSentBlocks(sentRecord, all, held)
+      : all.filter((b) => !held.has(b.hash.toString('hex')));
     const data = await gzipBlocks(fresh.map((b) => b.data));
     return {
       hashes: fresh.map((b) => b.hash),
       data,
       symbols: fresh.map((b) => b.symbols),
     };
+  }
+
+  /** Which of these blocks the target holds, with their symbol counts. */
+  private async heldBlocks(
+    projectId: string,
+    targetName: string,
+    hashes: Buffer[],
+  ): Promise<Map<string, number>> {
+    const held = new Map<string, number>();
+    if (hashes.length === 0) return held;
+    const found = await this.sql.query<{ hash: Buffer; symbol_count: number }>(
+      `SELECT b.hash, b.symbol_count FROM symbol_blocks b JOIN targets t ON t.id = b.target_id
+       WHERE t.project_id = $1 AND t.name = $2 AND b.hash = ANY($3::bytea[])`,
+      [projectId, targetName, hashes],
+    );
+    for (const row of found.rows) held.set(row.hash.toString('hex'), row.symbol_count);
+    return held;
   }
 
   private async storeIn(

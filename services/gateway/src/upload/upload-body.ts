@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import { BLOCK_UPLOAD_TYPE } from '@memtrail/symbol-blocks';
 import { sendContinue } from '../http/expect-continue.js';
 import { tooLarge, type RawUpload } from './decode/decode-upload.js';
 import type { AdmissionTicket } from './upload-admission.js';
@@ -25,6 +26,11 @@ export const isDeferredUpload = (req: IncomingMessage): boolean =>
  * holding what it reads against the upload's admission ticket. On a refusal the rest of the
  * body is discarded unread, and the server's request time-out bounds how long that may take.
  */
+/** Whether the body is an upload in block form (its media type, parameters aside). */
+function isBlockUpload(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === BLOCK_UPLOAD_TYPE;
+}
+
 export function readUploadBody(
   req: Request,
   maxBytes: number,
@@ -33,6 +39,7 @@ export function readUploadBody(
   const encoding = String(req.headers['content-encoding'] ?? 'identity')
     .trim()
     .toLowerCase();
+  const blockForm = isBlockUpload(req.headers['content-type']);
   if (req.readableEnded) {
     return Promise.reject(
       new Error('readUploadBody: the body was consumed before the upload read it'),
@@ -71,7 +78,7 @@ export function readUploadBody(
     req.once('end', () => {
       if (failed) return;
       const bytes = whole ? whole.subarray(0, size) : Buffer.concat(chunks, size);
-      resolve({ bytes, encoding });
+      resolve({ bytes, encoding, blockForm });
     });
     req.once('error', reject);
   });

@@ -177,6 +177,11 @@ function symbolProblems(s: Record<string, unknown>, path: string): string[] {
   ].filter((problem): problem is string => Boolean(problem));
 }
 
+/** What does not fit in one symbol, field by field (none for a symbol the worker can store). */
+export function symbolFaults(s: Record<string, unknown>, path: string): string[] {
+  return symbolFits(s) ? [] : symbolProblems(s, path);
+}
+
 function parseTimestamp(f: Fields, value: string | null): Date | null {
   if (value === null || value === '') return null;
   const date = new Date(value);

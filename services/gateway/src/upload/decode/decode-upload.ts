@@ -1,10 +1,20 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
 import type { UploadEnvelope } from '@memtrail/contracts';
-import { HASH_BYTES, storedForm, type BuiltBlock } from '@memtrail/symbol-blocks';
+import {
+  BlockUploadError,
+  decodeBlockUpload,
+  decodeRecord,
+  encodeRecord,
+  HASH_BYTES,
+  storedForm,
+  type BuiltBlock,
+  type VersionRecord,
+} from '@memtrail/symbol-blocks';
 import { computeTotals, type Totals } from '../../ci-summary/totals.js';
+import { blockFormRefused } from '../sent-blocks.js';
 import { validateUpload, type ValidUpload } from '../validate-upload.js';
 
 /** An upload body as read from the request, before anything is decoded. */
@@ -12,6 +22,8 @@ export interface RawUpload {
   bytes: Uint8Array;
   /** The request's Content-Encoding, lowercased ('identity' when absent). */
   encoding: string;
+  /** Sent in block form (BLOCK_UPLOAD_TYPE) rather than as a JSON envelope. */
+  blockForm?: boolean;
 }
 
 export interface DecodeOptions {
@@ -40,7 +52,13 @@ export interface DecodedUpload {
   header: Uint8Array;
   /** The version record; null for an identical build, whose record is its parent's. */
   record: Uint8Array | null;
+  /**
+   * The blocks: for a JSON upload every block of the report, split here; for one in block form
+   * those the client sent, unchecked until the store knows which it lacks (`symbolCounts` 0).
+   */
   blocks: PackedBlocks;
+  /** The record as a block-form upload sent it, to check against the blocks before storing. */
+  sentRecord: VersionRecord | null;
   /** Hex SHA-256 of the uncompressed document. */
   sha256: string;
 }
@@ -76,6 +94,7 @@ export async function decodeUpload(raw: RawUpload, options: DecodeOptions): Prom
   if (raw.bytes.byteLength === 0)
     throw new BadRequestException('Request body is empty: send the report as JSON');
   const text = decompress(raw, options.maxBytes);
+  if (raw.blockForm) return decodeBlockForm(text, options);
   // Decoding would replace invalid bytes with U+FFFD, storing names that were never uploaded:
   // such a body is refused instead (JSON is UTF-8, RFC 8259; both CLIs send it).
   if (!isUtf8(text)) {
@@ -103,7 +122,62 @@ export async function decodeUpload(raw: RawUpload, options: DecodeOptions): Prom
     header,
     record,
     blocks: pack(blocks),
-    sha256: createHash('sha256').update(text).digest('hex'),
+    sentRecord: null,
+    sha256: sha256(text),
+  };
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * An upload the client split into blocks (BLOCK_UPLOAD_TYPE): the header is checked as a JSON
+ * envelope without symbols; the record and blocks are read here and checked by the store,
+ * which alone knows which blocks the target holds (ReportStore).
+ */
+function decodeBlockForm(body: Buffer, options: DecodeOptions): DecodedUpload {
+  const refuse = blockFormRefused;
+  let form;
+  try {
+    form = decodeBlockUpload(body);
+  } catch (error) {
+    if (error instanceof BlockUploadError) throw refuse(error.message);
+    throw error;
+  }
+  const upload = validateUpload(form.header);
+  if (upload.kind !== 'full')
+    throw refuse('identical and failed builds have no blocks: send them as JSON');
+  if (upload.report.symbols.length > 0)
+    throw refuse('the header lists symbols: they belong in the blocks');
+  let record: VersionRecord;
+  try {
+    record = decodeRecord(form.record, undefined, options.maxBytes);
+  } catch (error) {
+    throw refuse(`the record cannot be read: ${(error as Error).message}`);
+  }
+  const hashes = Buffer.alloc(form.blocks.length * HASH_BYTES);
+  const ends = new Uint32Array(form.blocks.length);
+  let end = 0;
+  form.blocks.forEach((b, i) => {
+    hashes.set(b.hash, i * HASH_BYTES);
+    ends[i] = end += b.data.length;
+  });
+  return {
+    upload,
+    totals: computeTotals(upload.report),
+    symbolCount: record.symbolCount,
+    header: gzipSync(JSON.stringify(form.header), { level: 6 }),
+    record: encodeRecord(record),
+    blocks: {
+      hashes,
+      data: Buffer.concat(
+        form.blocks.map((b) => b.data),
+        end,
+      ),
+      ends,
+      symbolCounts: new Uint32Array(form.blocks.length),
+    },
+    sentRecord: record,
+    sha256: sha256(body),
   };
 }
 
