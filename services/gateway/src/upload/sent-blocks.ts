@@ -8,7 +8,7 @@ import {
   type Block,
   type VersionRecord,
 } from '@memtrail/symbol-blocks';
-import { symbolFaults } from './validate-upload.js';
+import { blockSymbolFaults } from './validate-upload.js';
 
 export const blockFormRefused = (problem: string) =>
   new BadRequestException(`Upload in block form refused: ${problem}`);
@@ -64,10 +64,7 @@ function symbolsOf(hash: string, data: Buffer): number {
   if (typeof block.section !== 'string' || block.symbols.length === 0)
     throw blockFormRefused(`block ${hash} has no section or no symbols`);
   block.symbols.forEach((s, i) => {
-    const faults = symbolFaults(
-      { ...s, address: s.rel, section: block.section },
-      `block ${hash} symbol ${i}`,
-    );
+    const faults = blockSymbolFaults(s, `block ${hash} symbol ${i}`);
     if (faults.length > 0) throw blockFormRefused(faults.join('; '));
   });
   // Only the canonical bytes: a block's hash then names one content whichever form it came in.

@@ -8,6 +8,7 @@ import {
   type MemoryReport,
   type ReportKindName,
 } from '@memtrail/contracts';
+import type { BlockSymbol } from '@memtrail/symbol-blocks';
 import { parseGithubContext, type GithubContext } from './github-context.js';
 
 export type UploadKind = ReportKindName;
@@ -177,9 +178,27 @@ function symbolProblems(s: Record<string, unknown>, path: string): string[] {
   ].filter((problem): problem is string => Boolean(problem));
 }
 
-/** What does not fit in one symbol, field by field (none for a symbol the worker can store). */
-export function symbolFaults(s: Record<string, unknown>, path: string): string[] {
-  return symbolFits(s) ? [] : symbolProblems(s, path);
+/**
+ * What does not fit in one symbol of a block a client sent (none when the worker can store it):
+ * the checks of `symbolFits`, on the block's own fields (a relative address, '' for no text).
+ */
+export function blockSymbolFaults(s: BlockSymbol, path: string): string[] {
+  if (
+    typeof s.name === 'string' &&
+    typeof s.full_name === 'string' &&
+    isCount(s.rel) &&
+    isCount(s.size) &&
+    isLine(s.source_line) &&
+    typeof s.type === 'string' &&
+    typeof s.binding === 'string' &&
+    typeof s.visibility === 'string' &&
+    typeof s.source_file === 'string' &&
+    typeof s.archive === 'string' &&
+    typeof s.object_file === 'string'
+  )
+    return [];
+  const problems = symbolProblems({ ...s, address: s.rel }, path);
+  return problems.length > 0 ? problems : [`${path} must have every field of a block's symbol`];
 }
 
 function parseTimestamp(f: Fields, value: string | null): Date | null {
