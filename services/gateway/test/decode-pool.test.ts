@@ -4,10 +4,17 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
 import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
-import { decodeBlock, decodeRecord, reportSymbols, type Block } from '@memtrail/symbol-blocks';
+import {
+  decodeBlock,
+  decodeRecord,
+  encodeBlockUpload,
+  reportSymbols,
+  type Block,
+} from '@memtrail/symbol-blocks';
 import { DecodePool } from '../src/upload/decode/decode-pool.js';
 import { ServiceUnavailableException } from '../src/http/retry-later.js';
-import { packedBlock, type DecodedUpload } from '../src/upload/decode/decode-upload.js';
+import type { DecodedUpload } from '../src/upload/decode/decode-upload.js';
+import { packBlocks, packedBlock, unpackBlocks } from '../src/upload/decode/packed-blocks.js';
 
 // The threads run the compiled gateway (worker threads cannot load TypeScript sources), so this
 // test needs `npm run build` first, as the test command does.
@@ -113,6 +120,31 @@ describe('DecodePool on worker threads', () => {
     await expect(
       pool.decode({ bytes: gzipSync(Buffer.alloc(2 * 1024 * 1024, 32)), encoding: 'gzip' }),
     ).rejects.toBeInstanceOf(PayloadTooLargeException);
+  });
+
+  it('reads an upload in block form, then checks the blocks its target lacks on a thread', async () => {
+    const body = gzipSync(encodeBlockUpload(envelope(sha(4))));
+    const decoded = await pool.decode({ bytes: body, encoding: 'gzip', blockForm: true });
+    expect(decoded.upload.commitSha).toBe(sha(4));
+    expect(storedEnvelope(decoded)).toEqual(comparable(envelope(sha(4))));
+    const record = decoded.sentRecord!;
+    const [first, ...rest] = unpackBlocks(decoded.blocks);
+    const held = rest.map((b): [string, number] => [
+      b.hash.toString('hex'),
+      decodeBlock(b.data).symbols.length,
+    ]);
+    const counts = await pool.check({ record, sent: packBlocks([first!]), held });
+    expect(counts).toEqual([decodeBlock(first!.data).symbols.length]);
+    // The same block with a byte changed is refused as the event loop would refuse it.
+    const changed = Buffer.from(first!.data);
+    changed[changed.length - 3] = changed[changed.length - 3]! ^ 1;
+    const tampered = pool.check({
+      record,
+      sent: packBlocks([{ hash: first!.hash, data: changed }]),
+      held,
+    });
+    await expect(tampered).rejects.toBeInstanceOf(BadRequestException);
+    await expect(tampered).rejects.toThrow('does not match its hash');
   });
 
   it('decodes many uploads at once, each to its own result', async () => {

@@ -10,9 +10,10 @@ import {
 } from '@memtrail/db';
 import { decodeRecord } from '@memtrail/symbol-blocks';
 import { toBudgetRules, type BudgetRule } from '../ci-summary/budget-alerts.js';
-import { packedBlock, type DecodedUpload } from './decode/decode-upload.js';
+import type { DecodedUpload } from './decode/decode-upload.js';
+import { DecodePool } from './decode/decode-pool.js';
+import { packBlocks, unpackBlocks } from './decode/packed-blocks.js';
 import { storedTotals, type Totals } from '../ci-summary/totals.js';
-import { checkSentBlocks } from './sent-blocks.js';
 import type { ValidUpload } from './validate-upload.js';
 
 export interface StoredUpload {
@@ -53,6 +54,17 @@ async function gzipBlocks(data: Buffer[]): Promise<Buffer[]> {
   return out;
 }
 
+/** The blocks to insert, compressed. */
+async function compressed(
+  blocks: { hash: Buffer; data: Buffer; symbols: number }[],
+): Promise<NewBlocks> {
+  return {
+    hashes: blocks.map((b) => b.hash),
+    data: await gzipBlocks(blocks.map((b) => b.data)),
+    symbols: blocks.map((b) => b.symbols),
+  };
+}
+
 /** Blocks of an upload to insert: hashes, gzip data and symbol counts, index by index. */
 interface NewBlocks {
   hashes: Buffer[];
@@ -82,7 +94,10 @@ interface TargetContext {
  */
 @Injectable()
 export class ReportStore {
-  constructor(@Inject(SqlPool) private readonly sql: SqlPool) {}
+  constructor(
+    @Inject(SqlPool) private readonly sql: SqlPool,
+    @Inject(DecodePool) private readonly decoder: DecodePool,
+  ) {}
 
   async store(
     projectId: string,
@@ -96,29 +111,40 @@ export class ReportStore {
 
   /**
    * The upload's blocks the target does not hold yet, compressed. A JSON upload's blocks were
-   * split by the server; a block-form upload's are checked first (checkSentBlocks).
+   * split by the server; a block-form upload's are checked first, on a decode thread
+   * (checkSentBlocks).
    */
   private async newBlocks(
     projectId: string,
     { upload, blocks, sentRecord }: DecodedUpload,
   ): Promise<NewBlocks> {
-    const all = Array.from({ length: blocks.ends.length }, (_, i) => ({
-      ...packedBlock(blocks, i),
-      symbols: blocks.symbolCounts[i]!,
-    }));
-    const named = sentRecord
-      ? [...new Set(sentRecord.entries.map((e) => e.hash))].map((h) => Buffer.from(h, 'hex'))
-      : all.map((b) => b.hash);
-    const held = await this.heldBlocks(projectId, upload.targetName, named);
-    const fresh = sentRecord
-      ? await checkSentBlocks(sentRecord, all, held)
-      : all.filter((b) => !held.has(b.hash.toString('hex')));
-    const data = await gzipBlocks(fresh.map((b) => b.data));
-    return {
-      hashes: fresh.map((b) => b.hash),
-      data,
-      symbols: fresh.map((b) => b.symbols),
-    };
+    const all = unpackBlocks(blocks).map((b, i) => ({ ...b, symbols: blocks.symbolCounts[i]! }));
+    if (!sentRecord) {
+      const held = await this.heldBlocks(
+        projectId,
+        upload.targetName,
+        all.map((b) => b.hash),
+      );
+      return compressed(all.filter((b) => !held.has(b.hash.toString('hex'))));
+    }
+    const placed = new Set(sentRecord.entries.map((e) => e.hash));
+    const held = await this.heldBlocks(
+      projectId,
+      upload.targetName,
+      [...placed].map((h) => Buffer.from(h, 'hex')),
+    );
+    const sent = new Map<string, { hash: Buffer; data: Buffer }>();
+    for (const b of all) {
+      const hash = b.hash.toString('hex');
+      if (placed.has(hash) && !held.has(hash)) sent.set(hash, b);
+    }
+    const candidates = [...sent.values()];
+    const counts = await this.decoder.check({
+      record: sentRecord,
+      sent: packBlocks(candidates),
+      held: [...held],
+    });
+    return compressed(candidates.map((b, i) => ({ ...b, symbols: counts[i]! })));
   }
 
   /** Which of these blocks the target holds, with their symbol counts. */

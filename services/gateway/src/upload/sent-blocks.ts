@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BadRequestException } from '@nestjs/common';
 import {
   blockHash,
@@ -8,52 +7,46 @@ import {
   type Block,
   type VersionRecord,
 } from '@memtrail/symbol-blocks';
+import { unpackBlocks, type PackedBlocks } from './decode/packed-blocks.js';
 import { blockSymbolFaults } from './validate-upload.js';
 
 export const blockFormRefused = (problem: string) =>
   new BadRequestException(`Upload in block form refused: ${problem}`);
 
-/** Blocks checked between two turns of the event loop (a target's first upload sends all). */
-const BLOCKS_PER_TURN = 64;
-
-export interface SentBlock {
-  hash: Buffer;
-  data: Buffer;
+/** What checking a block-form upload against its target needs (DecodePool.check). */
+export interface SentBlocksCheck {
+  record: VersionRecord;
+  /** The blocks sent that the record places and the target does not hold. */
+  sent: PackedBlocks;
+  /** Symbol counts of the blocks the record places that the target holds. */
+  held: [hash: string, symbols: number][];
 }
 
-/** A block the target did not hold, checked: its bytes and symbol count. */
-export interface CheckedBlock extends SentBlock {
-  symbols: number;
-}
+/** The symbol count of each sent block, in order. */
+export type CheckedBlocks = number[];
 
 /**
- * The blocks a block-form upload places that its target does not hold yet, each checked as the
+ * Checks the blocks a block-form upload places that its target does not hold yet, each as the
  * server would have built it: its bytes hash to its name, are a block in canonical form, and
  * hold only symbols a JSON upload could hold. Then the record is checked against the blocks
- * (recordProblem). Throws the 400 the client gets; blocks sent but held or unused are ignored.
+ * (recordProblem). Throws the 400 the client gets.
  */
-export async function checkSentBlocks(
-  record: VersionRecord,
-  sent: readonly SentBlock[],
-  held: ReadonlyMap<string, number>,
-): Promise<CheckedBlock[]> {
-  const byHash = new Map(sent.map((b) => [b.hash.toString('hex'), b]));
-  const needed = [...new Set(record.entries.map((e) => e.hash))].filter((h) => !held.has(h));
-  const checked = new Map<string, CheckedBlock>();
-  for (let i = 0; i < needed.length; i++) {
-    if (i > 0 && i % BLOCKS_PER_TURN === 0) await nextTurn();
-    const hash = needed[i]!;
-    const block = byHash.get(hash);
-    if (!block) throw blockFormRefused(`block ${hash} was neither sent nor stored before`);
-    checked.set(hash, { ...block, symbols: symbolsOf(hash, block.data) });
+export function checkSentBlocks({ record, sent, held }: SentBlocksCheck): CheckedBlocks {
+  const counts = new Map(held);
+  const blocks = unpackBlocks(sent);
+  for (const { hash, data } of blocks) counts.set(hash.toString('hex'), symbolsOf(hash, data));
+  for (const e of record.entries) {
+    if (!counts.has(e.hash))
+      throw blockFormRefused(`block ${e.hash} was neither sent nor stored before`);
   }
-  const problem = recordProblem(record, (h) => held.get(h) ?? checked.get(h)?.symbols);
+  const problem = recordProblem(record, (h) => counts.get(h));
   if (problem) throw blockFormRefused(problem);
-  return [...checked.values()];
+  return blocks.map(({ hash }) => counts.get(hash.toString('hex'))!);
 }
 
 /** A sent block's symbol count, once it is known to be a block the server could have built. */
-function symbolsOf(hash: string, data: Buffer): number {
+function symbolsOf(hashBytes: Buffer, data: Buffer): number {
+  const hash = hashBytes.toString('hex');
   if (blockHash(data) !== hash) throw blockFormRefused(`block ${hash} does not match its hash`);
   let block: Block;
   try {

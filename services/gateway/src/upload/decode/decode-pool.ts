@@ -11,6 +11,7 @@ import {
 import { Piscina } from 'piscina';
 import { ServiceUnavailableException } from '../../http/retry-later.js';
 import { BUSY_RETRY_AFTER_S } from '../upload-admission.js';
+import { checkSentBlocks, type CheckedBlocks, type SentBlocksCheck } from '../sent-blocks.js';
 import {
   decodeUpload,
   type DecodedUpload,
@@ -22,8 +23,8 @@ import {
  * What a decode thread answers: its 4xx travels as data, since errors lose their class. A
  * result comes with the time the thread spent on it.
  */
-export type DecodeReply =
-  | { result: DecodedUpload; threadMs: number }
+export type ThreadReply<T> =
+  | { result: T; threadMs: number }
   | { rejected: { status: number; message: string } }
   | { failed: string };
 
@@ -34,6 +35,9 @@ export interface DecodeTask {
   raw: RawUpload;
   options: DecodeOptions;
 }
+
+/** The thread's functions (decode-thread.ts): each takes its task and answers a ThreadReply. */
+type ThreadTask = { name: 'default'; task: DecodeTask } | { name: 'check'; task: SentBlocksCheck };
 
 /**
  * A buffer that owns its whole memory is moved to the other thread instead of copied (the
@@ -69,7 +73,7 @@ function rejection(status: number, message: string): HttpException {
  */
 export class DecodePool implements OnApplicationShutdown {
   private readonly logger = new Logger(DecodePool.name);
-  private readonly pool?: Piscina<DecodeTask, DecodeReply>;
+  private readonly pool?: Piscina<DecodeTask | SentBlocksCheck, ThreadReply<unknown>>;
   private readonly observe: DecodeTimings;
 
   /** `script` is the compiled thread entry; tests running from sources point at the build. */
@@ -109,12 +113,32 @@ export class DecodePool implements OnApplicationShutdown {
       this.observe('decode', (performance.now() - start) / 1000);
       return decoded;
     }
-    let reply: DecodeReply;
+    const { result, threadMs } = await this.run<DecodedUpload>(
+      { name: 'default', task: { raw, options: this.options } },
+      transferable(raw.bytes),
+    );
+    this.observe('decode', threadMs / 1000);
+    this.observe('decode_wait', Math.max(0, performance.now() - start - threadMs) / 1000);
+    return result;
+  }
+
+  /**
+   * Checks the blocks of a block-form upload that its target lacks (checkSentBlocks) on a
+   * thread: a target's first upload sends thousands, and the event loop serves everyone.
+   */
+  async check(task: SentBlocksCheck): Promise<CheckedBlocks> {
+    if (!this.pool) return checkSentBlocks(task);
+    const transfer = transferable(task.sent.data);
+    return (await this.run<CheckedBlocks>({ name: 'check', task }, transfer)).result;
+  }
+
+  private async run<T>(
+    { name, task }: ThreadTask,
+    transferList: ArrayBuffer[],
+  ): Promise<{ result: T; threadMs: number }> {
+    let reply: ThreadReply<unknown>;
     try {
-      reply = await this.pool.run(
-        { raw, options: this.options },
-        { transferList: transferable(raw.bytes) },
-      );
+      reply = await this.pool!.run(task, { name, transferList });
     } catch (error) {
       const message = (error as Error).message;
       if (message === 'Task queue is at limit') {
@@ -129,9 +153,7 @@ export class DecodePool implements OnApplicationShutdown {
     if ('rejected' in reply) throw rejection(reply.rejected.status, reply.rejected.message);
     if ('failed' in reply)
       throw new Error(`decoding the upload failed on its thread: ${reply.failed}`);
-    this.observe('decode', reply.threadMs / 1000);
-    this.observe('decode_wait', Math.max(0, performance.now() - start - reply.threadMs) / 1000);
-    return reply.result;
+    return reply as { result: T; threadMs: number };
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -8,13 +8,13 @@ import {
   decodeBlockUpload,
   decodeRecord,
   encodeRecord,
-  HASH_BYTES,
   storedForm,
   type BuiltBlock,
   type VersionRecord,
 } from '@memtrail/symbol-blocks';
 import { computeTotals, type Totals } from '../../ci-summary/totals.js';
 import { blockFormRefused } from '../sent-blocks.js';
+import { packBlocks, type PackedBlocks } from './packed-blocks.js';
 import { validateUpload, type ValidUpload } from '../validate-upload.js';
 
 /** An upload body as read from the request, before anything is decoded. */
@@ -31,17 +31,6 @@ export interface DecodeOptions {
   maxBytes: number;
 }
 
-/**
- * The distinct blocks of a report, packed for a cheap hand-over between threads: block i has
- * hash `hashes[16i … 16i+16)` and canonical bytes `data[ends[i-1] … ends[i])`.
- */
-export interface PackedBlocks {
-  hashes: Uint8Array;
-  data: Uint8Array;
-  ends: Uint32Array;
-  symbolCounts: Uint32Array;
-}
-
 /** An upload checked and reduced to what storing it and answering need. */
 export interface DecodedUpload {
   upload: ValidUpload;
@@ -53,10 +42,11 @@ export interface DecodedUpload {
   /** The version record; null for an identical build, whose record is its parent's. */
   record: Uint8Array | null;
   /**
-   * The blocks: for a JSON upload every block of the report, split here; for one in block form
-   * those the client sent, unchecked until the store knows which it lacks (`symbolCounts` 0).
+   * The blocks: for a JSON upload every block of the report, split here, with their symbol
+   * counts; for one in block form those the client sent, unchecked until the store knows which
+   * it lacks (symbol counts 0).
    */
-  blocks: PackedBlocks;
+  blocks: PackedBlocks & { symbolCounts: Uint32Array };
   /** The record as a block-form upload sent it, to check against the blocks before storing. */
   sentRecord: VersionRecord | null;
   /** Hex SHA-256 of the uncompressed document. */
@@ -154,57 +144,23 @@ function decodeBlockForm(body: Buffer, options: DecodeOptions): DecodedUpload {
   } catch (error) {
     throw refuse(`the record cannot be read: ${(error as Error).message}`);
   }
-  const hashes = Buffer.alloc(form.blocks.length * HASH_BYTES);
-  const ends = new Uint32Array(form.blocks.length);
-  let end = 0;
-  form.blocks.forEach((b, i) => {
-    hashes.set(b.hash, i * HASH_BYTES);
-    ends[i] = end += b.data.length;
-  });
   return {
     upload,
     totals: computeTotals(upload.report),
     symbolCount: record.symbolCount,
     header: gzipSync(JSON.stringify(form.header), { level: 6 }),
     record: encodeRecord(record),
-    blocks: {
-      hashes,
-      data: Buffer.concat(
-        form.blocks.map((b) => b.data),
-        end,
-      ),
-      ends,
-      symbolCounts: new Uint32Array(form.blocks.length),
-    },
+    blocks: { ...packBlocks(form.blocks), symbolCounts: new Uint32Array(form.blocks.length) },
     sentRecord: record,
     sha256: sha256(body),
   };
 }
 
-function pack(blocks: BuiltBlock[]): PackedBlocks {
-  const hashes = Buffer.alloc(blocks.length * HASH_BYTES);
-  const ends = new Uint32Array(blocks.length);
-  const symbolCounts = new Uint32Array(blocks.length);
-  let end = 0;
-  blocks.forEach((b, i) => {
-    hashes.write(b.hash, i * HASH_BYTES, 'hex');
-    end += b.canonical.length;
-    ends[i] = end;
-    symbolCounts[i] = b.symbolCount;
-  });
-  const data = Buffer.concat(
-    blocks.map((b) => b.canonical),
-    end,
-  );
-  return { hashes, data, ends, symbolCounts };
-}
-
-/** Block i of packed blocks: its hash and canonical bytes. */
-export function packedBlock(blocks: PackedBlocks, i: number): { hash: Buffer; data: Buffer } {
-  const start = i === 0 ? 0 : blocks.ends[i - 1]!;
+/** A JSON upload's blocks, split by the server, packed with their symbol counts. */
+function pack(blocks: BuiltBlock[]): DecodedUpload['blocks'] {
   return {
-    hash: Buffer.from(blocks.hashes.buffer, blocks.hashes.byteOffset + i * HASH_BYTES, HASH_BYTES),
-    data: Buffer.from(blocks.data.buffer, blocks.data.byteOffset + start, blocks.ends[i]! - start),
+    ...packBlocks(blocks.map((b) => ({ hash: Buffer.from(b.hash, 'hex'), data: b.canonical }))),
+    symbolCounts: Uint32Array.from(blocks, (b) => b.symbolCount),
   };
 }
 
