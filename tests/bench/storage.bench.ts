@@ -20,8 +20,9 @@
  *
  * Environment: GATEWAY_URL (default http://127.0.0.1:$PORT), DATABASE_URL / CLICKHOUSE_URL /
  * CLICKHOUSE_DATABASE (default: the local stack's), BENCH_SIZES (10000,40000), BENCH_CHILDREN
- * (20), BENCH_IDLE_MS (10000), BENCH_CLICKHOUSE_PID (default: the local stack's embedded
- * ClickHouse).
+ * (20), BENCH_IDLE_MS (10000), BENCH_ENCODING (blocks, as our CLI sends; gzip: the JSON
+ * envelope, as the MemBrowse CLI sends it compressed), BENCH_CLICKHOUSE_PID (default: the local
+ * stack's embedded ClickHouse).
  */
 import { gzipSync } from 'node:zlib';
 import { cpus } from 'node:os';
@@ -42,6 +43,8 @@ import {
 import {
   benchProject,
   postUpload,
+  uploadBody,
+  type BodyEncoding,
   processCpuMs,
   serviceCpuSeconds,
   stackClickHousePid,
@@ -53,6 +56,7 @@ const gateway = env.GATEWAY_URL ?? `http://127.0.0.1:${stackPorts.gateway}`;
 const sizes = (env.BENCH_SIZES ?? '10000,40000').split(',').map(Number);
 const children = Number(env.BENCH_CHILDREN ?? 20);
 const idleMs = Number(env.BENCH_IDLE_MS ?? 10_000);
+const encoding = (env.BENCH_ENCODING ?? 'blocks') as BodyEncoding;
 const clickhousePid = env.BENCH_CLICKHOUSE_PID ?? stackClickHousePid();
 const clickhouseUrl = env.CLICKHOUSE_URL!;
 const clickhouseDatabase = env.CLICKHOUSE_DATABASE ?? 'memtrail';
@@ -186,13 +190,16 @@ async function measure(
     message: `commit ${i}`,
     kind: 'full',
   });
+  /** Sends commit i; answers the size of its JSON envelope, gzip (what stored bytes compare with). */
   const upload = async (i: number) => {
-    const body = gzipSync(JSON.stringify(envelope(spec(i), toReport(firmware))), { level: 6 });
-    const response = await postUpload(gateway, apiKey, body);
+    const sent = envelope(spec(i), toReport(firmware));
+    const json = gzipSync(JSON.stringify(sent), { level: 6 });
+    const body = encoding === 'blocks' ? uploadBody(sent, 'blocks') : json;
+    const response = await postUpload(gateway, apiKey, body, encoding);
     const text = await response.text();
     if (!response.ok) throw new Error(`upload ${i} failed: ${response.status} ${text}`);
     await ingested(prisma, (JSON.parse(text) as { data: { report_id: string } }).data.report_id);
-    return body.length;
+    return json.length;
   };
   await upload(0);
   // What the processes spend doing nothing (timers, polling, the store's own background work),
