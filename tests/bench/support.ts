@@ -5,9 +5,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { MemoryReport, ReportSymbol, UploadEnvelope } from '@memtrail/contracts';
+import {
+  BLOCK_UPLOAD_TYPE,
+  type MemoryReport,
+  type ReportSymbol,
+  type UploadEnvelope,
+} from '@memtrail/contracts';
 import type { PrismaClient } from '@memtrail/db';
-import { BLOCK_UPLOAD_TYPE, encodeBlockUpload } from '@memtrail/symbol-blocks';
+import { encodeBlockUpload } from '@memtrail/symbol-blocks';
 import { projectData } from '@memtrail/testing';
 import { issueApiKey } from '../../services/gateway/src/api-keys/api-key.service.js';
 

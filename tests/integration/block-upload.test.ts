@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { INestApplication } from '@nestjs/common';
 import { loadConfig } from '@memtrail/config';
-import type { MemoryReport, ReportSymbol, UploadEnvelope } from '@memtrail/contracts';
+import {
+  BLOCK_UPLOAD_TYPE,
+  type MemoryReport,
+  type ReportSymbol,
+  type UploadEnvelope,
+} from '@memtrail/contracts';
 import {
   createPrismaClient,
   createSqlPool,
@@ -17,7 +22,6 @@ import {
   type SqlPool,
 } from '@memtrail/db';
 import {
-  BLOCK_UPLOAD_TYPE,
   blockHash,
   decodeBlock,
   decodeBlockUpload,

@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import type { MemoryReport, UploadEnvelope } from '@memtrail/contracts';
+import { BLOCK_UPLOAD_TYPE, type MemoryReport, type UploadEnvelope } from '@memtrail/contracts';
 import {
-  BLOCK_UPLOAD_TYPE,
   decodeBlock,
   decodeBlockUpload,
   decodeRecord,

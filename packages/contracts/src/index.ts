@@ -14,6 +14,7 @@ export * from './web-config.js';
 export * from './organizations.js';
 export * from './public-access.js';
 export * from './format.js';
+export * from './upload-forms.js';
 export * from './upload-limits.js';
 // The API's types, derived from its schemas (the schemas themselves: @memtrail/contracts/schemas).
 export type * from './schemas/index.js';

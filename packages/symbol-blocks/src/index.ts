@@ -37,7 +37,6 @@ export { blockCounts, blockEvents, occurrences } from './history.js';
 export { storedForm, type ReportKind, type StoredForm } from './stored-form.js';
 export { recordProblem } from './record-check.js';
 export {
-  BLOCK_UPLOAD_TYPE,
   BlockUploadError,
   decodeBlockUpload,
   encodeBlockUpload,

@@ -1,17 +1,14 @@
-import type { UploadEnvelope } from '@memtrail/contracts';
+import { BLOCK_UPLOAD_TYPE, type UploadEnvelope } from '@memtrail/contracts';
 import { ByteReader, ByteWriter } from './binary.js';
 import { HASH_BYTES } from './block.js';
 import { buildVersion } from './build.js';
 import { encodeRecord } from './record.js';
 
 /**
- * The media type of an upload sent already split into blocks (docs/query.md, "Uploads split by
- * the CLI"). The server then neither parses every symbol nor splits them: it checks the blocks
- * it does not hold yet, and the record against the blocks.
+ * Bytes that open an upload in block form (BLOCK_UPLOAD_TYPE): "MTB" and the form's version.
+ * The server then neither parses every symbol nor splits them: it checks the blocks it does not
+ * hold yet, and the record against the blocks.
  */
-export const BLOCK_UPLOAD_TYPE = 'application/vnd.memtrail.blocks';
-
-/** Bytes that open the form: "MTB" and the form's version. */
 const MAGIC = Buffer.from([0x4d, 0x54, 0x42, 0x01]);
 
 /** An upload in block form, as read from its bytes; nothing in it is checked yet. */
@@ -71,7 +68,7 @@ export function writeBlockUpload(parts: BlockUpload): Buffer {
 export function decodeBlockUpload(body: Buffer): BlockUpload {
   if (body.length < MAGIC.length || !body.subarray(0, MAGIC.length).equals(MAGIC))
     throw new BlockUploadError(
-      `body is not in block form (it must start with ${MAGIC.toString('hex')})`,
+      `body is not in block form (${BLOCK_UPLOAD_TYPE} starts with ${MAGIC.toString('hex')})`,
     );
   const r = new ByteReader(body.subarray(MAGIC.length));
   try {

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
-import type { ApiJson, UploadEnvelope } from '@memtrail/contracts';
+import { BLOCK_UPLOAD_TYPE, type ApiJson, type UploadEnvelope } from '@memtrail/contracts';
 import { projectHeader } from '../context.js';
-import { BLOCK_UPLOAD_TYPE, encodeBlockUpload } from '@memtrail/symbol-blocks';
+import { encodeBlockUpload } from '@memtrail/symbol-blocks';
 import { HttpError, sendWithRetry, type RetryPolicy } from './http.js';
 import { uploadUrl } from './protocol.js';
 

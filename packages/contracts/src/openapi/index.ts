@@ -123,7 +123,15 @@ function operation(key: string, op: Operation): ZodOpenApiOperationObject {
       ...(op.query && { query: op.query as z.ZodObject }),
       header: op.headers ? RequestIdHeader.extend(op.headers.shape) : RequestIdHeader,
     },
-    ...(op.body && { requestBody: { required: true, content: json(op.body) } }),
+    ...(op.body && {
+      requestBody: {
+        required: true,
+        content: {
+          ...json(op.body),
+          ...(op.binaryBody && text(op.binaryBody.media, op.binaryBody.description)),
+        },
+      },
+    }),
     responses: responses(op.answer),
   };
 }

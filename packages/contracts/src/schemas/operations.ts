@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ORGANIZATION_HEADER, PROJECT_HEADER } from '../organizations.js';
+import { BLOCK_UPLOAD_TYPE } from '../upload-forms.js';
 import * as auth from './auth.js';
 import * as budgets from './budgets.js';
 import * as health from './health.js';
@@ -50,6 +51,8 @@ export interface Operation {
   /** Headers the operation reads besides Authorization and X-Request-Id. */
   headers?: z.ZodObject;
   body?: z.ZodType;
+  /** A binary form the body may take instead of JSON (its media type and what it holds). */
+  binaryBody?: { media: string; description: string };
   answer: Answer;
 }
 
@@ -74,8 +77,8 @@ const ProjectHeader = {
 
 const UploadOperation = {
   summary:
-    'Upload a memory report (JSON or gzip JSON), MemBrowse-compatible: project API key, ' +
-    'GitHub Actions OIDC token, or X-Auth-Type: github-tokenless from a pull request',
+    'Upload a memory report (JSON or gzip JSON, or in block form), MemBrowse-compatible: ' +
+    'project API key, GitHub Actions OIDC token, or X-Auth-Type: github-tokenless from a pull request',
   tag: 'upload',
   access: 'uploader',
   headers: z.object({
@@ -87,6 +90,13 @@ const UploadOperation = {
       .describe("A keyless upload from a pull request of the project's linked public repository"),
   }),
   body: UploadEnvelope,
+  binaryBody: {
+    media: BLOCK_UPLOAD_TYPE,
+    description:
+      'A full build split into content-addressed blocks by the memtrail CLI: the envelope ' +
+      'without its symbols, the version record and the blocks (docs/query.md). Refused with ' +
+      '400 when a block does not match its hash or the record does not match the blocks.',
+  },
   answer: { kind: 'json', body: upload.UploadSuccessResponse, error: upload.UploadErrorResponse },
 } as const satisfies Operation;
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { BLOCK_UPLOAD_TYPE } from '@memtrail/symbol-blocks';
+import { BLOCK_UPLOAD_TYPE } from '@memtrail/contracts';
 import { sendContinue } from '../http/expect-continue.js';
 import { tooLarge, type RawUpload } from './decode/decode-upload.js';
 import type { AdmissionTicket } from './upload-admission.js';
