@@ -5,7 +5,7 @@
  * why, storing nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { INestApplication } from '@nestjs/common';
 import { loadConfig } from '@memtrail/config';
 import {
@@ -353,6 +353,11 @@ describe('uploads in block form', () => {
           return writeBlockUpload(p);
         },
         'identical and failed builds have no blocks: send them as JSON',
+      ],
+      [
+        'a record that inflates beyond any real one',
+        () => writeBlockUpload({ ...fresh(13), record: deflateRawSync(Buffer.alloc(32 << 20)) }),
+        'the record cannot be read',
       ],
       [
         'a body cut short',

@@ -117,6 +117,13 @@ export async function decodeUpload(raw: RawUpload, options: DecodeOptions): Prom
   };
 }
 
+/**
+ * Bound of a sent record once inflated: a record takes about 25 bytes per block of the report
+ * (a million-symbol build, 1 MB) plus its duplicate names; a deflate bomb is refused instead of
+ * filling the thread's memory.
+ */
+const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /**
@@ -140,7 +147,7 @@ function decodeBlockForm(body: Buffer, options: DecodeOptions): DecodedUpload {
     throw refuse('the header lists symbols: they belong in the blocks');
   let record: VersionRecord;
   try {
-    record = decodeRecord(form.record, undefined, options.maxBytes);
+    record = decodeRecord(form.record, undefined, MAX_RECORD_BYTES);
   } catch (error) {
     throw refuse(`the record cannot be read: ${(error as Error).message}`);
   }
