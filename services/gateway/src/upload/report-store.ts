@@ -8,7 +8,7 @@ import {
   type SqlClient,
   type VersionKey,
 } from '@memtrail/db';
-import { decodeRecord } from '@memtrail/symbol-blocks';
+import { decodeRecord, type VersionRecord } from '@memtrail/symbol-blocks';
 import { toBudgetRules, type BudgetRule } from '../ci-summary/budget-alerts.js';
 import type { DecodedUpload } from './decode/decode-upload.js';
 import { DecodePool } from './decode/decode-pool.js';
@@ -127,24 +127,30 @@ export class ReportStore {
       );
       return compressed(all.filter((b) => !held.has(b.hash.toString('hex'))));
     }
-    const placed = new Set(sentRecord.entries.map((e) => e.hash));
+    return compressed(await this.checkedBlocks(projectId, upload.targetName, sentRecord, all));
+  }
+
+  /** The blocks a block-form upload places that its target lacks, checked on a decode thread. */
+  private async checkedBlocks(
+    projectId: string,
+    targetName: string,
+    record: VersionRecord,
+    sent: { hash: Buffer; data: Buffer }[],
+  ): Promise<{ hash: Buffer; data: Buffer; symbols: number }[]> {
+    const placed = new Set(record.entries.map((e) => e.hash));
     const held = await this.heldBlocks(
       projectId,
-      upload.targetName,
+      targetName,
       [...placed].map((h) => Buffer.from(h, 'hex')),
     );
-    const sent = new Map<string, { hash: Buffer; data: Buffer }>();
-    for (const b of all) {
+    const lacking = new Map<string, { hash: Buffer; data: Buffer }>();
+    for (const b of sent) {
       const hash = b.hash.toString('hex');
-      if (placed.has(hash) && !held.has(hash)) sent.set(hash, b);
+      if (placed.has(hash) && !held.has(hash)) lacking.set(hash, b);
     }
-    const candidates = [...sent.values()];
-    const counts = await this.decoder.check({
-      record: sentRecord,
-      sent: packBlocks(candidates),
-      held: [...held],
-    });
-    return compressed(candidates.map((b, i) => ({ ...b, symbols: counts[i]! })));
+    const blocks = [...lacking.values()];
+    const counts = await this.decoder.check({ record, sent: packBlocks(blocks), held: [...held] });
+    return blocks.map((b, i) => ({ ...b, symbols: counts[i]! }));
   }
 
   /** Which of these blocks the target holds, with their symbol counts. */

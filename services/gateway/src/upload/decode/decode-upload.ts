@@ -84,7 +84,7 @@ export async function decodeUpload(raw: RawUpload, options: DecodeOptions): Prom
   if (raw.bytes.byteLength === 0)
     throw new BadRequestException('Request body is empty: send the report as JSON');
   const text = decompress(raw, options.maxBytes);
-  if (raw.blockForm) return decodeBlockForm(text, options);
+  if (raw.blockForm) return decodeBlockForm(text);
   // Decoding would replace invalid bytes with U+FFFD, storing names that were never uploaded:
   // such a body is refused instead (JSON is UTF-8, RFC 8259; both CLIs send it).
   if (!isUtf8(text)) {
@@ -131,25 +131,24 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
  * envelope without symbols; the record and blocks are read here and checked by the store,
  * which alone knows which blocks the target holds (ReportStore).
  */
-function decodeBlockForm(body: Buffer, options: DecodeOptions): DecodedUpload {
-  const refuse = blockFormRefused;
+function decodeBlockForm(body: Buffer): DecodedUpload {
   let form;
   try {
     form = decodeBlockUpload(body);
   } catch (error) {
-    if (error instanceof BlockUploadError) throw refuse(error.message);
+    if (error instanceof BlockUploadError) throw blockFormRefused(error.message);
     throw error;
   }
   const upload = validateUpload(form.header);
   if (upload.kind !== 'full')
-    throw refuse('identical and failed builds have no blocks: send them as JSON');
+    throw blockFormRefused('identical and failed builds have no blocks: send them as JSON');
   if (upload.report.symbols.length > 0)
-    throw refuse('the header lists symbols: they belong in the blocks');
+    throw blockFormRefused('the header lists symbols: they belong in the blocks');
   let record: VersionRecord;
   try {
     record = decodeRecord(form.record, undefined, MAX_RECORD_BYTES);
   } catch (error) {
-    throw refuse(`the record cannot be read: ${(error as Error).message}`);
+    throw blockFormRefused(`the record cannot be read: ${(error as Error).message}`);
   }
   return {
     upload,
