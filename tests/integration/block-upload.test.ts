@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { INestApplication } from '@nestjs/common';
-import { loadConfig } from '@memtrail/config';
 import {
   BLOCK_UPLOAD_TYPE,
   type MemoryReport,
@@ -35,12 +34,7 @@ import {
 } from '@memtrail/symbol-blocks';
 import { createIsolatedStores, type IsolatedStores } from '@memtrail/testing';
 import { createProjectWithKey } from '../../services/gateway/src/api-keys/index.js';
-import { GatewayConfig } from '../../services/gateway/src/config.js';
-import { createGatewayApp } from '../../services/gateway/src/create-app.js';
-import {
-  TEST_JWT_SECRET,
-  TEST_QUERY_SECRET,
-} from '../../services/gateway/test/support/gateway-harness.js';
+import { startGateway } from './support/cli-and-gateway.js';
 
 const sha = (n: number) => n.toString(16).padStart(40, '0');
 
@@ -151,17 +145,7 @@ describe('uploads in block form', () => {
     sql = createSqlPool(stores.databaseUrl);
     const owner = await prisma.user.create({ data: { email: 'owner@example.com' } });
     ({ apiKey } = await createProjectWithKey(prisma, owner.id, 'Blocks'));
-    const config = loadConfig(GatewayConfig, {
-      DATABASE_URL: stores.databaseUrl,
-      REDIS_URL: stores.redisUrl,
-      QUEUE_PREFIX: stores.queuePrefix,
-      CORE_URL: 'https://memtrail.example',
-      JWT_SECRET: TEST_JWT_SECRET,
-      QUERY_SECRET: TEST_QUERY_SECRET,
-      UPLOAD_RATE_LIMIT_PER_MINUTE: '0',
-    });
-    gateway = await createGatewayApp(config);
-    await gateway.listen(0, '127.0.0.1');
+    gateway = await startGateway(stores);
     baseUrl = await gateway.getUrl();
   });
 
