@@ -10,4 +10,6 @@ export const ACTION_FILES = [
   'packages/report/src',
   'packages/contracts/package.json',
   'packages/contracts/src',
+  'packages/symbol-blocks/package.json',
+  'packages/symbol-blocks/src',
 ];
