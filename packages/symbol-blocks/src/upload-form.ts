@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { BLOCK_UPLOAD_TYPE, type UploadEnvelope } from '@memtrail/contracts';
 import { ByteReader, ByteWriter } from './binary.js';
 import { HASH_BYTES } from './block.js';
@@ -73,9 +74,11 @@ export function decodeBlockUpload(body: Buffer): BlockUpload {
   const r = new ByteReader(body.subarray(MAGIC.length));
   try {
     let header: unknown;
-    const headerText = r.bytes(r.uint()).toString('utf8');
+    const headerBytes = r.bytes(r.uint());
+    // As for a JSON upload: decoding would replace bad bytes with U+FFFD, storing other text.
+    if (!isUtf8(headerBytes)) throw new BlockUploadError('header is not valid UTF-8');
     try {
-      header = JSON.parse(headerText);
+      header = JSON.parse(headerBytes.toString('utf8'));
     } catch (error) {
       throw new BlockUploadError(`header is not valid JSON: ${(error as Error).message}`);
     }

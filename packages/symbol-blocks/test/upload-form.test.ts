@@ -61,5 +61,7 @@ describe('uploads in block form', () => {
     const badHeader = Buffer.from(body);
     badHeader[body.indexOf('{')] = 0x5b; // '[' where the header's JSON opens its object
     expect(problem(badHeader)).toMatch(/^header is not valid JSON/);
+    badHeader[body.indexOf('{')] = 0xff;
+    expect(problem(badHeader)).toBe('header is not valid UTF-8');
   });
 });

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { BLOCK_UPLOAD_TYPE, type ApiJson, type UploadEnvelope } from '@memtrail/contracts';
-import { projectHeader } from '../context.js';
 import { encodeBlockUpload } from '@memtrail/symbol-blocks';
+import { projectHeader } from '../context.js';
 import { HttpError, sendWithRetry, type RetryPolicy } from './http.js';
 import { uploadUrl } from './protocol.js';
 
