@@ -123,25 +123,33 @@ describe('DecodePool on worker threads', () => {
   });
 
   it('reads an upload in block form, then checks the blocks its target lacks on a thread', async () => {
-    const body = gzipSync(encodeBlockUpload(envelope(sha(4))));
+    // Enough blocks for the check to go to a thread (a typical commit's few are checked inline).
+    const large = envelope(sha(4));
+    large.memory_analysis = {
+      ...sample,
+      symbols: Array.from({ length: 4000 }, (_, i) => ({
+        ...sample.symbols[0]!,
+        name: `fn_${i}`,
+        address: sample.symbols[0]!.address + 8 * i,
+        size: 8,
+      })),
+    };
+    const body = gzipSync(encodeBlockUpload(large));
     const decoded = await pool.decode({ bytes: body, encoding: 'gzip', blockForm: true });
     expect(decoded.upload.commitSha).toBe(sha(4));
-    expect(storedEnvelope(decoded)).toEqual(comparable(envelope(sha(4))));
+    expect(decoded.symbolCount).toBe(4000);
     const record = decoded.sentRecord!;
-    const [first, ...rest] = unpackBlocks(decoded.blocks);
-    const held = rest.map((b): [string, number] => [
-      b.hash.toString('hex'),
-      decodeBlock(b.data).symbols.length,
-    ]);
-    const counts = await pool.check({ record, sent: packBlocks([first!]), held });
-    expect(counts).toEqual([decodeBlock(first!.data).symbols.length]);
-    // The same block with a byte changed is refused as the event loop would refuse it.
-    const changed = Buffer.from(first!.data);
+    const blocks = unpackBlocks(decoded.blocks);
+    expect(blocks.length).toBeGreaterThan(64);
+    const counts = await pool.check({ record, sent: packBlocks(blocks), held: [] });
+    expect(counts).toEqual(blocks.map((b) => decodeBlock(b.data).symbols.length));
+    // A block with a byte changed is refused as the event loop would refuse it.
+    const changed = Buffer.from(blocks[7]!.data);
     changed[changed.length - 3] = changed[changed.length - 3]! ^ 1;
     const tampered = pool.check({
       record,
-      sent: packBlocks([{ hash: first!.hash, data: changed }]),
-      held,
+      sent: packBlocks(blocks.map((b, i) => (i === 7 ? { hash: b.hash, data: changed } : b))),
+      held: [],
     });
     await expect(tampered).rejects.toBeInstanceOf(BadRequestException);
     await expect(tampered).rejects.toThrow('does not match its hash');
