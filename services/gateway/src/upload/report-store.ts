@@ -89,8 +89,10 @@ interface TargetContext {
  * yet, the branch head. A typical commit adds a few blocks: the rest of its symbols are
  * referenced, not stored again (docs/query.md). Plain SQL rather than Prisma because this runs
  * on every upload (see SqlPool); the tables and their meaning are those of the Prisma schema.
- * Seven round trips to Postgres in all (an eighth on a target's first upload): each one costs
- * the gateway and Postgres a little CPU, and a network round trip in a deployment.
+ * Seven round trips to Postgres in all, the lookup of held blocks before the transaction
+ * included (an eighth on a target's first upload): each one costs the gateway and Postgres a
+ * little CPU, a wait for both to be scheduled on a busy machine, and a network round trip in a
+ * deployment — the branch head therefore moves in the statement that stores the report.
  */
 @Injectable()
 export class ReportStore {
@@ -251,6 +253,16 @@ export class ReportStore {
          SELECT $22::uuid, b.hash, b.data, b.symbols
          FROM unnest($26::bytea[], $27::bytea[], $28::int[]) AS b(hash, data, symbols), report
          ON CONFLICT DO NOTHING
+       ), head AS (
+         -- The branch head moves to this commit unless it holds a newer one (by commit time).
+         INSERT INTO heads (target_id, branch, commit_sha, report_id)
+         SELECT $22::uuid, $10, $2, id FROM report WHERE $10::text IS NOT NULL
+         ON CONFLICT (target_id, branch) DO UPDATE SET
+           commit_sha = EXCLUDED.commit_sha, report_id = EXCLUDED.report_id, updated_at = now()
+         WHERE $6::timestamptz IS NULL OR NOT EXISTS (
+           SELECT 1 FROM reports r JOIN commits c ON c.id = r.commit_id
+           WHERE r.id = heads.report_id AND c.committed_at > $6::timestamptz
+         )
        )
        SELECT id::text, version, overwritten FROM report`,
       [
@@ -296,8 +308,6 @@ export class ReportStore {
       );
     }
     const { id: reportId, version, overwritten } = report.rows[0];
-
-    if (upload.branch) await this.moveHead(db, target.id, upload, reportId);
     return {
       reportId,
       targetId: target.id,
@@ -380,21 +390,4 @@ export class ReportStore {
   }
 
   /** A branch's head moves to this commit unless the head already is a newer commit. */
-  private async moveHead(
-    db: SqlClient,
-    targetId: string,
-    upload: ValidUpload,
-    reportId: string,
-  ): Promise<void> {
-    await db.query(
-      `INSERT INTO heads (target_id, branch, commit_sha, report_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (target_id, branch) DO UPDATE SET
-         commit_sha = EXCLUDED.commit_sha, report_id = EXCLUDED.report_id, updated_at = now()
-       WHERE $5::timestamptz IS NULL OR NOT EXISTS (
-         SELECT 1 FROM reports r JOIN commits c ON c.id = r.commit_id
-         WHERE r.id = heads.report_id AND c.committed_at > $5::timestamptz
-       )`,
-      [targetId, upload.branch, upload.commitSha, reportId, upload.commit.committedAt],
-    );
-  }
 }
