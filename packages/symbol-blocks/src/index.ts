@@ -34,7 +34,13 @@ export {
   type DiffSide,
 } from './diff-plan.js';
 export { blockCounts, blockEvents, occurrences } from './history.js';
-export { storedForm, type ReportKind, type StoredForm } from './stored-form.js';
+export {
+  encodeHeader,
+  headerOf,
+  storedForm,
+  type ReportKind,
+  type StoredForm,
+} from './stored-form.js';
 export { recordProblem } from './record-check.js';
 export {
   BlockUploadError,

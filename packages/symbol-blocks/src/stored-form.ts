@@ -15,16 +15,23 @@ export interface StoredForm {
   blocks: BuiltBlock[];
 }
 
+/** The envelope without its symbols: what a version's header holds. */
+export function headerOf(envelope: UploadEnvelope): UploadEnvelope {
+  return { ...envelope, memory_analysis: { ...envelope.memory_analysis, symbols: [] } };
+}
+
+/** A version's header as stored: JSON, gzip-compressed. */
+export function encodeHeader(header: unknown): Buffer {
+  return gzipSync(JSON.stringify(header), { level: 6 });
+}
+
 /**
  * Splits an upload into its stored form. A failed build has an empty record (no symbols, even
  * if the upload listed some); an identical build none of its own.
  */
 export function storedForm(envelope: UploadEnvelope, kind: ReportKind): StoredForm {
   const report = envelope.memory_analysis;
-  const header = gzipSync(
-    JSON.stringify({ ...envelope, memory_analysis: { ...report, symbols: [] } }),
-    { level: 6 },
-  );
+  const header = encodeHeader(headerOf(envelope));
   if (kind === 'identical') return { header, record: null, blocks: [] };
   const built = buildVersion(
     kind === 'full'

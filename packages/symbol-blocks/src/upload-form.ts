@@ -4,6 +4,7 @@ import { ByteReader, ByteWriter } from './binary.js';
 import { HASH_BYTES } from './block.js';
 import { buildVersion } from './build.js';
 import { encodeRecord } from './record.js';
+import { headerOf } from './stored-form.js';
 
 /**
  * Bytes that open an upload in block form (BLOCK_UPLOAD_TYPE): "MTB" and the form's version.
@@ -41,7 +42,7 @@ export function encodeBlockUpload(envelope: UploadEnvelope): Buffer {
     memory_layout: report.memory_layout ?? {},
   });
   return writeBlockUpload({
-    header: { ...envelope, memory_analysis: { ...report, symbols: [] } },
+    header: headerOf(envelope),
     record: encodeRecord(built.record),
     blocks: built.blocks.map((b) => ({ hash: Buffer.from(b.hash, 'hex'), data: b.canonical })),
   });

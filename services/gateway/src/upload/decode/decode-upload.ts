@@ -1,12 +1,13 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
 import type { UploadEnvelope } from '@memtrail/contracts';
 import {
   BlockUploadError,
   decodeBlockUpload,
   decodeRecord,
+  encodeHeader,
   encodeRecord,
   storedForm,
   type BuiltBlock,
@@ -154,7 +155,7 @@ function decodeBlockForm(body: Buffer): DecodedUpload {
     upload,
     totals: computeTotals(upload.report),
     symbolCount: record.symbolCount,
-    header: gzipSync(JSON.stringify(form.header), { level: 6 }),
+    header: encodeHeader(form.header),
     record: encodeRecord(record),
     blocks: { ...packBlocks(form.blocks), symbolCounts: new Uint32Array(form.blocks.length) },
     sentRecord: record,
