@@ -120,16 +120,19 @@ export class ReportStore {
     projectId: string,
     { upload, blocks, sentRecord }: DecodedUpload,
   ): Promise<NewBlocks> {
-    const all = unpackBlocks(blocks).map((b, i) => ({ ...b, symbols: blocks.symbolCounts[i]! }));
-    if (!sentRecord) {
-      const held = await this.heldBlocks(
-        projectId,
-        upload.targetName,
-        all.map((b) => b.hash),
-      );
-      return compressed(all.filter((b) => !held.has(b.hash.toString('hex'))));
-    }
-    return compressed(await this.checkedBlocks(projectId, upload.targetName, sentRecord, all));
+    const all = unpackBlocks(blocks);
+    if (sentRecord)
+      return compressed(await this.checkedBlocks(projectId, upload.targetName, sentRecord, all));
+    const held = await this.heldBlocks(
+      projectId,
+      upload.targetName,
+      all.map((b) => b.hash),
+    );
+    return compressed(
+      all
+        .map((b, i) => ({ ...b, symbols: blocks.symbolCounts[i]! }))
+        .filter((b) => !held.has(b.hash.toString('hex'))),
+    );
   }
 
   /** The blocks a block-form upload places that its target lacks, checked on a decode thread. */
@@ -388,6 +391,4 @@ export class ReportStore {
       parent: null,
     };
   }
-
-  /** A branch's head moves to this commit unless the head already is a newer commit. */
 }

@@ -21,16 +21,16 @@ export function deferUploadBody(req: Request, _res: Response, next: NextFunction
 export const isDeferredUpload = (req: IncomingMessage): boolean =>
   (req as IncomingMessage & { [DEFERRED]?: true })[DEFERRED] === true;
 
-/**
- * Reads an upload's body as sent (decoding comes later, on a decode thread), up to `maxBytes`,
- * holding what it reads against the upload's admission ticket. On a refusal the rest of the
- * body is discarded unread, and the server's request time-out bounds how long that may take.
- */
 /** Whether the body is an upload in block form (its media type, parameters aside). */
 function isBlockUpload(contentType: string | undefined): boolean {
   return contentType?.split(';')[0]?.trim().toLowerCase() === BLOCK_UPLOAD_TYPE;
 }
 
+/**
+ * Reads an upload's body as sent (decoding comes later, on a decode thread), up to `maxBytes`,
+ * holding what it reads against the upload's admission ticket. On a refusal the rest of the
+ * body is discarded unread, and the server's request time-out bounds how long that may take.
+ */
 export function readUploadBody(
   req: Request,
   maxBytes: number,
