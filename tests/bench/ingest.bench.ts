@@ -13,10 +13,11 @@
  * uploading and resumed after the last acknowledgement, so on a small machine the acknowledgement
  * times are not those of a gateway fighting the worker for the same cores; 0: both at once),
  * BENCH_ENCODING (blocks: the block form, gzip, as our CLI sends; gzip: the JSON envelope, gzip;
- * identity: plain JSON, as the MemBrowse CLI sends), BENCH_FIRST_TIMED (0: each runner's first report, which
- * creates its target and stores every block of it, is uploaded before the timed phase, four at a
- * time, and its acknowledgement reported apart as `first_report_ack`; the timed phase then is
- * what a CI fleet sends day to day, child commits of existing targets. 1: timed with the rest).
+ * identity: plain JSON, as the MemBrowse CLI sends), BENCH_FIRST_TIMED (0: each runner's first
+ * report, which creates its target and stores every block of it, is uploaded before the timed
+ * phase, four at a time, and its acknowledgement reported apart as `first_report_ack`; the timed
+ * phase then is what a CI fleet sends day to day, child commits of existing targets. 1: timed
+ * with the rest).
  */
 import { performance } from 'node:perf_hooks';
 import { cpus, totalmem } from 'node:os';

@@ -87,14 +87,19 @@ export function report(symbols: ReportSymbol[], step: number): MemoryReport {
   };
 }
 
+/** A service's Prometheus metrics, as text. */
+async function metricsText(metricsUrl: string): Promise<string> {
+  const response = await fetch(metricsUrl);
+  if (!response.ok) throw new Error(`${metricsUrl} answered ${response.status}`);
+  return response.text();
+}
+
 /**
  * CPU seconds a stack service has used so far, from its Prometheus side port — a figure that,
  * unlike latency, does not depend on what else the machine is running.
  */
 export async function serviceCpuSeconds(metricsUrl: string): Promise<number> {
-  const response = await fetch(metricsUrl);
-  if (!response.ok) throw new Error(`${metricsUrl} answered ${response.status}`);
-  const line = (await response.text())
+  const line = (await metricsText(metricsUrl))
     .split('\n')
     .find((l) => /^memtrail_process_cpu_seconds_total[ {]/.test(l));
   if (!line) throw new Error(`${metricsUrl} has no memtrail_process_cpu_seconds_total`);
@@ -105,10 +110,8 @@ export async function serviceCpuSeconds(metricsUrl: string): Promise<number> {
 export async function uploadPhaseTotals(
   metricsUrl: string,
 ): Promise<Map<string, { seconds: number; count: number }>> {
-  const response = await fetch(metricsUrl);
-  if (!response.ok) throw new Error(`${metricsUrl} answered ${response.status}`);
   const totals = new Map<string, { seconds: number; count: number }>();
-  for (const line of (await response.text()).split('\n')) {
+  for (const line of (await metricsText(metricsUrl)).split('\n')) {
     const match = /^memtrail_upload_phase_seconds_(sum|count)\{.*phase="(\w+)".*\} (\S+)$/.exec(
       line,
     );
@@ -181,8 +184,7 @@ export function stackClickHousePid(): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
 }
 
-/** How an upload body is sent: gzip (our CLI) or plain JSON (the MemBrowse CLI). */
-/** gzip or plain JSON, or gzip of the block form our CLI sends (BLOCK_UPLOAD_TYPE). */
+/** How an upload body is sent: gzip of the block form (our CLI), gzip or plain JSON. */
 export type BodyEncoding = 'gzip' | 'identity' | 'blocks';
 
 /** The body of one upload in `encoding`. */
