@@ -57,8 +57,10 @@ const metricsUrl = (service: 'gateway' | 'ingest-worker') =>
 if (!env.DATABASE_URL)
   throw new Error('DATABASE_URL is not set and no local stack env was found (run npm run up)');
 
+// One run's commits share a prefix, so a child names its parent's sha.
+const runStamp = Date.now().toString(16);
 const sha = (uploader: number, step: number) =>
-  `${Date.now().toString(16)}${uploader.toString(16).padStart(4, '0')}${step.toString(16).padStart(4, '0')}`.padEnd(
+  `${runStamp}${uploader.toString(16).padStart(4, '0')}${step.toString(16).padStart(4, '0')}`.padEnd(
     40,
     '0',
   );

@@ -138,6 +138,9 @@ describe('uploads in block form', () => {
   let gateway: INestApplication;
   let baseUrl: string;
   let apiKey: string;
+  let replica: INestApplication | undefined;
+  /** A second gateway on the same stores, started when first needed. */
+  const replicaUrl = async () => (replica ??= await startGateway(stores)).getUrl();
 
   beforeAll(async () => {
     stores = await createIsolatedStores();
@@ -150,14 +153,15 @@ describe('uploads in block form', () => {
   });
 
   afterAll(async () => {
+    await replica?.close();
     await gateway?.close();
     await sql?.end();
     await prisma?.$disconnect();
     await stores?.cleanup();
   });
 
-  async function post(body: Buffer, contentType = BLOCK_UPLOAD_TYPE) {
-    const response = await fetch(`${baseUrl}/upload`, {
+  async function post(body: Buffer, contentType = BLOCK_UPLOAD_TYPE, url = baseUrl) {
+    const response = await fetch(`${url}/upload`, {
       method: 'POST',
       headers: {
         Authorization: `Bearer ${apiKey}`,
@@ -245,6 +249,91 @@ describe('uploads in block form', () => {
     await asJson(envelope('lean-twin', 1, null, firmware(2000)));
     await asJson({ ...child, metadata: { ...child.metadata, target_name: 'lean-twin' } });
     expect(await stored('lean', 2)).toEqual(await stored('lean-twin', 2));
+  });
+
+  // A gateway knows the blocks of the versions it stored itself; a parent another replica
+  // stored is read from Postgres. Either way a child stores what its JSON twin stores.
+  describe.each([
+    ['stored by this gateway', () => Promise.resolve(baseUrl)],
+    ['stored by another gateway', () => replicaUrl()],
+  ])('a child of a parent %s', (name, parentUrl) => {
+    const target = (suffix: string) => `${name.split(' ').pop()}-${suffix}`;
+    const leanParts = (p: BlockUpload, held: Set<string>): BlockUpload => ({
+      ...p,
+      blocks: p.blocks.filter((b) => !held.has(Buffer.from(b.hash).toString('hex'))),
+    });
+    const heldBy = async (t: string, commit: number) =>
+      new Set((await stored(t, commit)).blocks.map(([hash]) => hash as string));
+
+    it('is stored as its JSON twin, sent whole or without the blocks its target holds', async () => {
+      const builds = [firmware(1500), firmware(1500, [300]), firmware(1500)];
+      for (const t of [target('whole'), target('lean'), target('twin')]) {
+        await post(
+          Buffer.from(JSON.stringify(envelope(t, 1, null, builds[0]!))),
+          'application/json',
+          await parentUrl(),
+        );
+        await post(
+          Buffer.from(JSON.stringify(envelope(t, 2, 1, builds[1]!))),
+          'application/json',
+          await parentUrl(),
+        );
+      }
+      // Commit 3 undoes commit 2: its changed block is held from commit 1, not by its parent.
+      const child = envelope(target('whole'), 3, 2, builds[2]!);
+      expect((await post(encodeBlockUpload(child))).status).toBe(200);
+      const held = await heldBy(target('lean'), 2);
+      const lean = leanParts(
+        parts({ ...child, metadata: { ...child.metadata, target_name: target('lean') } }),
+        held,
+      );
+      expect(lean.blocks).toEqual([]);
+      expect((await post(writeBlockUpload(lean))).status).toBe(200);
+      await asJson({ ...child, metadata: { ...child.metadata, target_name: target('twin') } });
+      const twin = await stored(target('twin'), 3);
+      expect(await stored(target('whole'), 3)).toEqual(twin);
+      expect(await stored(target('lean'), 3)).toEqual(twin);
+    });
+
+    it('is refused when it does not add up with the blocks its parent placed', async () => {
+      const t = target('refused');
+      await post(
+        Buffer.from(JSON.stringify(envelope(t, 1, null, firmware(600)))),
+        'application/json',
+        await parentUrl(),
+      );
+      const child = parts(envelope(t, 2, 1, firmware(600, [100])));
+      const held = await heldBy(t, 1);
+      const unchanged = decodeRecord(child.record).entries.findIndex((e) => held.has(e.hash));
+      const cases: [Buffer, string][] = [
+        [
+          withRecord(child, (r) => (r.symbolCount -= 1)),
+          `its blocks hold ${firmware(600).symbols.length}`,
+        ],
+        [
+          withRecord(child, (r) => r.ties.push([[unchanged, 9999]])),
+          `names entry ${unchanged}, symbol 9999, which does not exist`,
+        ],
+        [
+          writeBlockUpload(
+            leanParts(
+              child,
+              new Set([...held, ...child.blocks.map((b) => Buffer.from(b.hash).toString('hex'))]),
+            ),
+          ),
+          'was neither sent nor stored before',
+        ],
+      ];
+      const before = await reportCount();
+      for (const [body, message] of cases) {
+        const { status, body: answer } = await post(body);
+        expect({ status, error: answer.error }).toEqual({
+          status: 400,
+          error: expect.stringContaining(message),
+        });
+      }
+      expect(await reportCount()).toBe(before);
+    });
   });
 
   describe('refuses with a 400 that says why, storing nothing', () => {

@@ -31,6 +31,7 @@ export {
 export {
   createSqlPool,
   inTransaction,
+  type TransactionOptions,
   SqlPool,
   type SqlClient,
   type SqlPoolOptions,

@@ -7,6 +7,7 @@ import {
   ReportStatus,
   createPrismaClient,
   createSqlPool,
+  inTransaction,
   migrateDeploy,
   parseDatabaseUrl,
   type PrismaClient,
@@ -215,6 +216,50 @@ describe('createSqlPool', () => {
     const plain = createSqlPool(database.url);
     expect(plain.listenerCount('error')).toBe(1);
     await plain.end();
+  });
+});
+
+describe('inTransaction', () => {
+  it('runs transactions with the same lock one after another, whatever the key holds', async () => {
+    const pool = createSqlPool(database.url, { poolSize: 4 });
+    try {
+      await pool.query('CREATE TABLE lock_log (key text, event text, at serial)');
+      const key = `p/it's a \\ target`;
+      let release!: () => void;
+      const holding = new Promise<void>((resolve) => (release = resolve));
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      const log = (db: { query: (q: string, v: unknown[]) => Promise<unknown> }, event: string) =>
+        db.query('INSERT INTO lock_log (key, event) VALUES ($1, $2)', [key, event]);
+      const first = inTransaction(
+        pool,
+        async (db) => {
+          await log(db, 'first in');
+          entered();
+          await holding;
+          await log(db, 'first out');
+        },
+        { lock: key },
+      );
+      await inside;
+      const second = inTransaction(pool, (db) => log(db, 'second'), { lock: key });
+      const other = inTransaction(pool, (db) => log(db, 'other key'), { lock: `${key}!` });
+      await other;
+      release();
+      await Promise.all([first, second]);
+      const { rows } = await pool.query<{ event: string }>(
+        'SELECT event FROM lock_log ORDER BY at',
+      );
+      // The other key ran while the first held its lock; the same key waited for it.
+      expect(rows.map((r) => r.event)).toEqual(['first in', 'other key', 'first out', 'second']);
+      const waited = await pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_locks WHERE locktype = $1',
+        ['advisory'],
+      );
+      expect(waited.rows[0]!.n).toBe(0);
+    } finally {
+      await pool.end();
+    }
   });
 });
 

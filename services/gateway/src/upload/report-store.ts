@@ -1,20 +1,19 @@
-import { gzipSync } from 'node:zlib';
 import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import {
   inTransaction,
-  readRecord,
   SqlPool,
   storableRecord,
   type SqlClient,
   type VersionKey,
 } from '@memtrail/db';
-import { decodeRecord, type VersionRecord } from '@memtrail/symbol-blocks';
+import { decodeRecord } from '@memtrail/symbol-blocks';
 import { toBudgetRules, type BudgetRule } from '../ci-summary/budget-alerts.js';
 import type { DecodedUpload } from './decode/decode-upload.js';
 import { DecodePool } from './decode/decode-pool.js';
-import { packBlocks, unpackBlocks } from './decode/packed-blocks.js';
 import { storedTotals, type Totals } from '../ci-summary/totals.js';
 import type { ValidUpload } from './validate-upload.js';
+import { blocksToStore } from './blocks-to-store.js';
+import { KnownVersions, type KnownVersion } from './known-versions.js';
 
 export interface StoredUpload {
   reportId: string;
@@ -36,42 +35,6 @@ export interface StorePolicy {
   createTarget: boolean;
 }
 
-/** Blocks compressed between two turns of the event loop: about 3 ms of work. */
-const BLOCKS_PER_TURN = 64;
-
-/**
- * Compresses blocks with the synchronous zlib call, a slice per turn of the event loop. A block
- * is a few KB: zlib's asynchronous API spends more of the main thread's CPU per call (a stream,
- * its callbacks) than compressing it takes (measured: 41-45 against 49-50 ms of gateway CPU
- * per 10k-symbol upload, and a target's first upload acknowledged in 260 instead of 610 ms).
- */
-async function gzipBlocks(data: Buffer[]): Promise<Buffer[]> {
-  const out: Buffer[] = [];
-  for (let i = 0; i < data.length; i += BLOCKS_PER_TURN) {
-    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    for (const d of data.slice(i, i + BLOCKS_PER_TURN)) out.push(gzipSync(d, { level: 6 }));
-  }
-  return out;
-}
-
-/** The blocks to insert, compressed. */
-async function compressed(
-  blocks: { hash: Buffer; data: Buffer; symbols: number }[],
-): Promise<NewBlocks> {
-  return {
-    hashes: blocks.map((b) => b.hash),
-    data: await gzipBlocks(blocks.map((b) => b.data)),
-    symbols: blocks.map((b) => b.symbols),
-  };
-}
-
-/** Blocks of an upload to insert: hashes, gzip data and symbol counts, index by index. */
-interface NewBlocks {
-  hashes: Buffer[];
-  data: Buffer[];
-  symbols: number[];
-}
-
 /** What the upload needs to know about its target before its report is written. */
 interface TargetContext {
   id: string;
@@ -89,16 +52,19 @@ interface TargetContext {
  * yet, the branch head. A typical commit adds a few blocks: the rest of its symbols are
  * referenced, not stored again (docs/query.md). Plain SQL rather than Prisma because this runs
  * on every upload (see SqlPool); the tables and their meaning are those of the Prisma schema.
- * Seven round trips to Postgres in all, the lookup of held blocks before the transaction
- * included (an eighth on a target's first upload): each one costs the gateway and Postgres a
- * little CPU, a wait for both to be scheduled on a busy machine, and a network round trip in a
- * deployment — the branch head therefore moves in the statement that stores the report.
+ * Four round trips to Postgres when this process stored the parent (KnownVersions); reading
+ * the parent's record or looking up the target's blocks adds one each otherwise. Each costs
+ * the gateway and Postgres a little CPU, a wait for both to be scheduled on a busy machine, and
+ * a network round trip in a deployment — the lock therefore comes with BEGIN, the branch head
+ * moves in the statement that stores the report, and both statements are prepared once per
+ * connection.
  */
 @Injectable()
 export class ReportStore {
   constructor(
     @Inject(SqlPool) private readonly sql: SqlPool,
     @Inject(DecodePool) private readonly decoder: DecodePool,
+    @Inject(KnownVersions) private readonly versions: KnownVersions,
   ) {}
 
   async store(
@@ -106,87 +72,32 @@ export class ReportStore {
     decoded: DecodedUpload,
     policy: StorePolicy,
   ): Promise<StoredUpload> {
-    // Outside the transaction: a block another upload stores meanwhile is skipped by the insert.
-    const blocks = await this.newBlocks(projectId, decoded);
-    return inTransaction(this.sql, (db) => this.storeIn(db, projectId, decoded, policy, blocks));
-  }
-
-  /**
-   * The upload's blocks the target does not hold yet, compressed. A JSON upload's blocks were
-   * split by the server; a block-form upload's are checked first, on a decode thread
-   * (checkSentBlocks).
-   */
-  private async newBlocks(
-    projectId: string,
-    { upload, blocks, sentRecord }: DecodedUpload,
-  ): Promise<NewBlocks> {
-    const all = unpackBlocks(blocks);
-    if (sentRecord)
-      return compressed(await this.checkedBlocks(projectId, upload.targetName, sentRecord, all));
-    const held = await this.heldBlocks(
-      projectId,
-      upload.targetName,
-      all.map((b) => b.hash),
+    // Uploads of one target are serialised, so concurrent uploads of the same commit end as
+    // one consistent report, heads move in order and the blocks a target holds stay as read.
+    const { stored, version } = await inTransaction(
+      this.sql,
+      (db) => this.storeIn(db, projectId, decoded, policy),
+      { lock: `${projectId}/${decoded.upload.targetName}` },
     );
-    return compressed(
-      all
-        .map((b, i) => ({ ...b, symbols: blocks.symbolCounts[i]! }))
-        .filter((b) => !held.has(b.hash.toString('hex'))),
-    );
-  }
-
-  /** The blocks a block-form upload places that its target lacks, checked on a decode thread. */
-  private async checkedBlocks(
-    projectId: string,
-    targetName: string,
-    record: VersionRecord,
-    sent: { hash: Buffer; data: Buffer }[],
-  ): Promise<{ hash: Buffer; data: Buffer; symbols: number }[]> {
-    const placed = new Set(record.entries.map((e) => e.hash));
-    const held = await this.heldBlocks(
-      projectId,
-      targetName,
-      [...placed].map((h) => Buffer.from(h, 'hex')),
-    );
-    const lacking = new Map<string, { hash: Buffer; data: Buffer }>();
-    for (const b of sent) {
-      const hash = b.hash.toString('hex');
-      if (placed.has(hash) && !held.has(hash)) lacking.set(hash, b);
-    }
-    const blocks = [...lacking.values()];
-    const counts = await this.decoder.check({ record, sent: packBlocks(blocks), held: [...held] });
-    return blocks.map((b, i) => ({ ...b, symbols: counts[i]! }));
-  }
-
-  /** Which of these blocks the target holds, with their symbol counts. */
-  private async heldBlocks(
-    projectId: string,
-    targetName: string,
-    hashes: Buffer[],
-  ): Promise<Map<string, number>> {
-    const held = new Map<string, number>();
-    if (hashes.length === 0) return held;
-    const found = await this.sql.query<{ hash: Buffer; symbol_count: number }>(
-      `SELECT b.hash, b.symbol_count FROM symbol_blocks b JOIN targets t ON t.id = b.target_id
-       WHERE t.project_id = $1 AND t.name = $2 AND b.hash = ANY($3::bytea[])`,
-      [projectId, targetName, hashes],
-    );
-    for (const row of found.rows) held.set(row.hash.toString('hex'), row.symbol_count);
-    return held;
+    if (version) this.versions.remember(stored, version);
+    return stored;
   }
 
   private async storeIn(
     db: SqlClient,
     projectId: string,
-    { upload, totals: reportTotals, symbolCount, header, record, sha256 }: DecodedUpload,
+    decoded: DecodedUpload,
     policy: StorePolicy,
-    blocks: NewBlocks,
-  ): Promise<StoredUpload> {
-    // Uploads of one target are serialised, so concurrent uploads of the same commit end as
-    // one consistent report and heads move in order.
-    await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `${projectId}/${upload.targetName}`,
-    ]);
+  ): Promise<{ stored: StoredUpload; version: KnownVersion | null }> {
+    const {
+      upload,
+      totals: reportTotals,
+      symbolCount,
+      header,
+      record,
+      sentRecord,
+      sha256,
+    } = decoded;
     const target = await this.targetContext(db, projectId, upload, policy.createTarget);
     const { parentTotals } = target;
     if (upload.kind === 'identical' && !parentTotals) {
@@ -200,23 +111,25 @@ export class ReportStore {
 
     // Written as changes to the parent's record when the parent has one: a few hundred bytes
     // for a typical commit instead of about 20 per block of the report.
-    const parentRecord =
-      record &&
-      target.parent &&
-      (await readRecord(db, target.parent.reportId, target.parent.version));
+    const parentRecord = record && target.parent && (await this.versions.read(db, target.parent));
+    const { blocks, symbols } = await blocksToStore(
+      db,
+      this.decoder,
+      target.id,
+      decoded,
+      parentRecord || null,
+    );
+    const whole = record && (sentRecord ?? decodeRecord(record));
     const stored =
-      record &&
-      storableRecord(
-        decodeRecord(record),
-        parentRecord ? { ...target.parent!, ...parentRecord } : null,
-      );
+      whole && storableRecord(whole, parentRecord ? { ...target.parent!, ...parentRecord } : null);
 
     const c = upload.commit;
     // The commit's metadata is stored once per project and commit (later uploads only fill
     // gaps); the report is one per target and commit, and a re-upload overwrites it with a new
     // version. The version and the blocks new to the target go in the same statement.
-    const report = await db.query<{ id: string; version: number; overwritten: boolean }>(
-      `WITH commit AS (
+    const report = await db.query<{ id: string; version: number; overwritten: boolean }>({
+      name: 'upload-store-report',
+      text: `WITH commit AS (
          INSERT INTO commits (project_id, sha, message, author_name, author_email, committed_at, tags)
          VALUES ($1, $2, $3, $4, $5, $6, $7::text[])
          ON CONFLICT (project_id, sha) DO UPDATE SET
@@ -268,7 +181,7 @@ export class ReportStore {
          )
        )
        SELECT id::text, version, overwritten FROM report`,
-      [
+      values: [
         projectId,
         upload.commitSha,
         c.message,
@@ -302,7 +215,7 @@ export class ReportStore {
         stored?.base?.version ?? null,
         stored?.depth ?? 0,
       ],
-    );
+    });
     if (!report.rows[0]) {
       // Rolled back with the transaction, commit metadata included.
       throw new ConflictException(
@@ -312,14 +225,17 @@ export class ReportStore {
     }
     const { id: reportId, version, overwritten } = report.rows[0];
     return {
-      reportId,
-      targetId: target.id,
-      version,
-      isOverwritten: overwritten,
-      totals,
-      parentTotals,
-      budgets: target.budgets,
-      regionConfig: target.regionConfig,
+      stored: {
+        reportId,
+        targetId: target.id,
+        version,
+        isOverwritten: overwritten,
+        totals,
+        parentTotals,
+        budgets: target.budgets,
+        regionConfig: target.regionConfig,
+      },
+      version: whole && stored ? { record: whole, depth: stored.depth, symbols } : null,
     };
   }
 
@@ -342,8 +258,9 @@ export class ReportStore {
       section_totals: unknown;
       parent_id: string | null;
       parent_version: number | null;
-    }>(
-      `SELECT t.id::text,
+    }>({
+      name: 'upload-target-context',
+      text: `SELECT t.id::text,
          (SELECT json_agg(json_build_object('name', b.name, 'branchPattern', b.branch_pattern,
                    'limits', b.limits) ORDER BY b.created_at, b.name)
           FROM budgets b WHERE b.target_id = t.id) AS budgets,
@@ -356,8 +273,8 @@ export class ReportStore {
          WHERE r.target_id = t.id AND c.sha = $3 LIMIT 1
        ) parent ON true
        WHERE t.project_id = $1 AND t.name = $2`,
-      [projectId, upload.targetName, upload.parentSha],
-    );
+      values: [projectId, upload.targetName, upload.parentSha],
+    });
     const row = found.rows[0];
     if (row) {
       return {

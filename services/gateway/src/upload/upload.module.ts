@@ -9,6 +9,7 @@ import { PullRequests } from './auth/pull-requests.js';
 import { TokenlessUploads } from './auth/tokenless/tokenless-uploads.js';
 import { UploadAuthGuard } from './auth/upload-auth.guard.js';
 import { DecodePool } from './decode/decode-pool.js';
+import { KnownVersions } from './known-versions.js';
 import { ReportStore } from './report-store.js';
 import { reportsQueueProvider } from './reports-queue.provider.js';
 import { UploadAdmission } from './upload-admission.js';
@@ -23,6 +24,7 @@ import { UploadService } from './upload.service.js';
   providers: [
     UploadService,
     ReportStore,
+    KnownVersions,
     {
       provide: DecodePool,
       useFactory: (config: GatewayConfig, metrics: ServiceMetrics) =>
