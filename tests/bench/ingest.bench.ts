@@ -120,6 +120,8 @@ async function main(): Promise<void> {
   console.log('waiting for ClickHouse merges of earlier runs to finish…');
   await waitForMergesToSettle(env.CLICKHOUSE_URL ?? 'http://127.0.0.1:18123');
   const latencies: number[] = [];
+  // When each upload started (s into the run) and took: whether the slowest come together.
+  const timed: { at: number; ms: number }[] = [];
   const gatewayCpu0 = await serviceCpuSeconds(metricsUrl('gateway'));
   const phases0 = await uploadPhaseTotals(metricsUrl('gateway'));
   const workerCpu0 = await serviceCpuSeconds(metricsUrl('ingest-worker'));
@@ -137,6 +139,7 @@ async function main(): Promise<void> {
         await response.arrayBuffer();
         if (!response.ok) throw new Error(`upload failed: ${response.status}`);
         latencies.push(performance.now() - t0);
+        timed.push({ at: (t0 - started) / 1000, ms: performance.now() - t0 });
         if (paceMs > 0)
           await new Promise((resolve) => setTimeout(resolve, paceMs * (0.5 + Math.random())));
       }
@@ -202,6 +205,10 @@ async function main(): Promise<void> {
           p95: ms(percentile(latencies, 95)),
           p99: ms(percentile(latencies, 99)),
           max: ms(latencies.at(-1)!),
+          slowest: timed
+            .sort((a, b) => b.ms - a.ms)
+            .slice(0, Math.ceil(timed.length / 100))
+            .map((t) => `${ms(t.ms)} at ${t.at.toFixed(1)} s`),
         },
         // Where the gateway spent each acknowledgement, mean per step (memtrail_upload_phase_seconds).
         ack_mean_ms_by_step: phases,
