@@ -66,7 +66,9 @@ function indexer(): { index: (s: string) => number; values: string[] } {
   };
 }
 
-const entryKey = (e: ManifestEntry) => `${e.hash}\u0000${e.region}`;
+/** Entries of one block in one region: a delta copies only those. */
+const sameBlock = (a: ManifestEntry, b: ManifestEntry) =>
+  a.hash === b.hash && a.region === b.region;
 
 /**
  * The record's stored form: compact binary, deflated. With `base` (the record of the version
@@ -134,18 +136,37 @@ function writeDelta(
   base: readonly ManifestEntry[],
   own: (e: ManifestEntry, previous: number) => void,
 ): void {
+  // By hash alone, the region compared where it is used: no key string per entry and step.
   const where = new Map<string, number[]>();
   base.forEach((e, i) => {
-    const list = where.get(entryKey(e));
+    const list = where.get(e.hash);
     if (list) list.push(i);
-    else where.set(entryKey(e), [i]);
+    else where.set(e.hash, [i]);
   });
   const ops: (() => void)[] = [];
   let previous = 0;
   for (let i = 0; i < entries.length;) {
     const e = entries[i]!;
-    const candidates = where.get(entryKey(e));
-    if (!candidates) {
+    // The candidate whose run goes furthest (for a block held once: the only one). A block
+    // held many times (a run of identical ones) is looked for among its first few places.
+    let start = -1;
+    let length = 0;
+    let looked = 0;
+    for (const j of where.get(e.hash) ?? []) {
+      if (base[j]!.region !== e.region) continue;
+      if (looked++ === 16) break;
+      const offset = e.base - base[j]!.base;
+      let n = 1;
+      while (
+        i + n < entries.length &&
+        j + n < base.length &&
+        sameBlock(entries[i + n]!, base[j + n]!) &&
+        entries[i + n]!.base - base[j + n]!.base === offset
+      )
+        n++;
+      if (n > length) [start, length] = [j, n];
+    }
+    if (start < 0) {
       const from = previous;
       ops.push(() => {
         w.uint(OWN);
@@ -154,22 +175,6 @@ function writeDelta(
       previous = e.base;
       i++;
       continue;
-    }
-    // The candidate whose run goes furthest (for a block held once: the only one). A block
-    // held many times (a run of identical ones) is looked for among its first few places.
-    let start = candidates[0]!;
-    let length = 0;
-    for (const j of candidates.slice(0, 16)) {
-      const offset = e.base - base[j]!.base;
-      let n = 1;
-      while (
-        i + n < entries.length &&
-        j + n < base.length &&
-        entryKey(entries[i + n]!) === entryKey(base[j + n]!) &&
-        entries[i + n]!.base - base[j + n]!.base === offset
-      )
-        n++;
-      if (n > length) [start, length] = [j, n];
     }
     const offset = e.base - base[start]!.base;
     const [from, count] = [start, length];

@@ -141,7 +141,7 @@ describe('DecodePool on worker threads', () => {
     const record = decoded.sentRecord!;
     const blocks = unpackBlocks(decoded.blocks);
     expect(blocks.length).toBeGreaterThan(64);
-    const counts = await pool.check({ record, sent: packBlocks(blocks), held: [] });
+    const counts = await pool.check({ record, sent: packBlocks(blocks), held: new Map() });
     expect(counts).toEqual(blocks.map((b) => decodeBlock(b.data).symbols.length));
     // A block with a byte changed is refused as the event loop would refuse it.
     const changed = Buffer.from(blocks[7]!.data);
@@ -149,7 +149,7 @@ describe('DecodePool on worker threads', () => {
     const tampered = pool.check({
       record,
       sent: packBlocks(blocks.map((b, i) => (i === 7 ? { hash: b.hash, data: changed } : b))),
-      held: [],
+      held: new Map(),
     });
     await expect(tampered).rejects.toBeInstanceOf(BadRequestException);
     await expect(tampered).rejects.toThrow('does not match its hash');

@@ -3,7 +3,13 @@ import type { Queryable } from '@memtrail/db';
 import { HASH_BYTES, type VersionRecord } from '@memtrail/symbol-blocks';
 import type { DecodedUpload } from './decode/decode-upload.js';
 import type { DecodePool } from './decode/decode-pool.js';
-import { packBlocks, unpackBlocks } from './decode/packed-blocks.js';
+import {
+  packBlocks,
+  packedBlock,
+  packedHash,
+  unpackBlocks,
+  type PackedBlocks,
+} from './decode/packed-blocks.js';
 import type { KnownVersion } from './known-versions.js';
 
 /** Blocks of an upload to insert: hashes, gzip data and symbol counts, index by index. */
@@ -38,8 +44,8 @@ export async function blocksToStore(
   { blocks, sentRecord }: DecodedUpload,
   parent: KnownVersion | null,
 ): Promise<BlocksToStore> {
+  if (sentRecord) return sentBlocks(db, decoder, targetId, sentRecord, blocks, parent);
   const all = unpackBlocks(blocks);
-  if (sentRecord) return sentBlocks(db, decoder, targetId, sentRecord, all, parent);
   const symbols = new Map(all.map((b, i) => [b.hash.toString('hex'), blocks.symbolCounts[i]!]));
   const held = parent
     ? new Set(parent.record.entries.map((e) => e.hash))
@@ -54,26 +60,31 @@ async function sentBlocks(
   decoder: DecodePool,
   targetId: string,
   record: VersionRecord,
-  sent: Block[],
+  sent: PackedBlocks,
   parent: KnownVersion | null,
 ): Promise<BlocksToStore> {
   const placed = [...new Set(record.entries.map((e) => e.hash))];
-  const byHash = new Map(sent.map((b) => [b.hash.toString('hex'), b]));
-  let held: Map<string, number>;
+  // Sent blocks by hash; views on the bytes of only the few that are checked.
+  const sentAt = new Map<string, number>();
+  for (let i = 0; i < sent.ends.length; i++) sentAt.set(packedHash(sent, i), i);
+  let held = new Map<string, number>();
   if (parent?.symbols) {
-    const counts = parent.symbols;
-    held = new Map(placed.filter((h) => counts.has(h)).map((h) => [h, counts.get(h)!]));
+    for (const h of placed) {
+      const n = parent.symbols.get(h);
+      if (n !== undefined) held.set(h, n);
+    }
     // Blocks left out of the upload must be held: only those are asked for.
-    const unsent = placed.filter((h) => !held.has(h) && !byHash.has(h));
+    const unsent = placed.filter((h) => !held.has(h) && !sentAt.has(h));
     for (const [h, n] of await heldCounts(db, targetId, unsent)) held.set(h, n);
   } else {
     held = await heldCounts(db, targetId, placed);
   }
-  const lacking = placed.filter((h) => !held.has(h) && byHash.has(h)).map((h) => byHash.get(h)!);
-  const counts = await decoder.check({ record, sent: packBlocks(lacking), held: [...held] });
-  const symbols = held;
-  lacking.forEach((b, i) => symbols.set(b.hash.toString('hex'), counts[i]!));
-  return { blocks: await compressed(lacking, symbols), symbols };
+  const lacking = placed
+    .filter((h) => !held.has(h) && sentAt.has(h))
+    .map((h) => packedBlock(sent, sentAt.get(h)!));
+  const counts = await decoder.check({ record, sent: packBlocks(lacking), held });
+  lacking.forEach((b, i) => held.set(b.hash.toString('hex'), counts[i]!));
+  return { blocks: await compressed(lacking, held), symbols: held };
 }
 
 /**

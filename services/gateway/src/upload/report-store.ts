@@ -6,7 +6,7 @@ import {
   type SqlClient,
   type VersionKey,
 } from '@memtrail/db';
-import { decodeRecord } from '@memtrail/symbol-blocks';
+import { decodeRecord, HASH_BYTES } from '@memtrail/symbol-blocks';
 import { toBudgetRules, type BudgetRule } from '../ci-summary/budget-alerts.js';
 import type { DecodedUpload } from './decode/decode-upload.js';
 import { DecodePool } from './decode/decode-pool.js';
@@ -33,6 +33,12 @@ export interface StorePolicy {
   replace: boolean;
   /** Create the target when the project has none of that name. */
   createTarget: boolean;
+}
+
+/** Where each of these buffers starts once they are concatenated. */
+function starts(buffers: readonly Buffer[]): number[] {
+  let start = 0;
+  return buffers.map((b) => (start += b.length) - b.length);
 }
 
 /** What the upload needs to know about its target before its report is written. */
@@ -166,8 +172,12 @@ export class ReportStore {
        ), blocks AS (
          -- Only with a report (an upload refused a replacement stores nothing).
          INSERT INTO symbol_blocks (target_id, hash, data, symbol_count)
-         SELECT $22::uuid, b.hash, b.data, b.symbols
-         FROM unnest($26::bytea[], $27::bytea[], $28::int[]) AS b(hash, data, symbols), report
+         -- Hashes and data each come as one bytea (an array of bytea travels as text, every
+         -- byte in hex), cut by each block's start and length.
+         SELECT $22::uuid, substring($26::bytea FROM (b.i::int - 1) * ${HASH_BYTES} + 1 FOR ${HASH_BYTES}),
+           substring($27::bytea FROM b.start + 1 FOR b.length), b.symbols
+         FROM unnest($28::int[], $32::int[], $33::int[]) WITH ORDINALITY AS b(start, length, symbols, i),
+           report
          ON CONFLICT DO NOTHING
        ), head AS (
          -- The branch head moves to this commit unless it holds a newer one (by commit time).
@@ -208,12 +218,14 @@ export class ReportStore {
         policy.replace,
         header,
         stored?.record ?? null,
-        blocks.hashes,
-        blocks.data,
-        blocks.symbols,
+        Buffer.concat(blocks.hashes),
+        Buffer.concat(blocks.data),
+        starts(blocks.data),
         stored?.base?.reportId ?? null,
         stored?.base?.version ?? null,
         stored?.depth ?? 0,
+        blocks.data.map((d) => d.length),
+        blocks.symbols,
       ],
     });
     if (!report.rows[0]) {

@@ -7,7 +7,7 @@ import {
   type Block,
   type VersionRecord,
 } from '@memtrail/symbol-blocks';
-import { unpackBlocks, type PackedBlocks } from './decode/packed-blocks.js';
+import { packedHash, unpackBlocks, type PackedBlocks } from './decode/packed-blocks.js';
 import { blockSymbolFaults } from './validate-upload.js';
 
 export const blockFormRefused = (problem: string) =>
@@ -19,7 +19,7 @@ export interface SentBlocksCheck {
   /** The blocks sent that the record places and the target does not hold. */
   sent: PackedBlocks;
   /** Symbol counts of the blocks the record places that the target holds. */
-  held: [hash: string, symbols: number][];
+  held: ReadonlyMap<string, number>;
 }
 
 /** The symbol count of each sent block, in order. */
@@ -32,12 +32,11 @@ export type CheckedBlocks = number[];
  * (recordProblem). Throws the 400 the client gets.
  */
 export function checkSentBlocks({ record, sent, held }: SentBlocksCheck): CheckedBlocks {
-  const counts = new Map(held);
-  const blocks = unpackBlocks(sent);
-  for (const { hash, data } of blocks) counts.set(hash.toString('hex'), symbolsOf(hash, data));
-  const problem = recordProblem(record, (h) => counts.get(h));
+  const counts = unpackBlocks(sent).map(({ hash, data }) => symbolsOf(hash, data));
+  const sentCounts = new Map(counts.map((n, i) => [packedHash(sent, i), n]));
+  const problem = recordProblem(record, (h) => sentCounts.get(h) ?? held.get(h));
   if (problem) throw blockFormRefused(problem);
-  return blocks.map(({ hash }) => counts.get(hash.toString('hex'))!);
+  return counts;
 }
 
 /** A sent block's symbol count, once it is known to be a block the server could have built. */

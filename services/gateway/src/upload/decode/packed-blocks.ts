@@ -41,3 +41,12 @@ export function packedBlock(blocks: PackedBlocks, i: number): { hash: Buffer; da
 export function unpackBlocks(blocks: PackedBlocks): { hash: Buffer; data: Buffer }[] {
   return Array.from({ length: blocks.ends.length }, (_, i) => packedBlock(blocks, i));
 }
+
+/** Block i's hash, hex. */
+export function packedHash(blocks: PackedBlocks, i: number): string {
+  return Buffer.from(
+    blocks.hashes.buffer,
+    blocks.hashes.byteOffset + i * HASH_BYTES,
+    HASH_BYTES,
+  ).toString('hex');
+}
