@@ -62,8 +62,8 @@ interface TargetContext {
  * the parent's record or looking up the target's blocks adds one each otherwise. Each costs
  * the gateway and Postgres a little CPU, a wait for both to be scheduled on a busy machine, and
  * a network round trip in a deployment — the lock therefore comes with BEGIN, the branch head
- * moves in the statement that stores the report, and both statements are prepared once per
- * connection.
+ * moves in the statement that stores the report, and that statement and the target's are
+ * prepared once per connection.
  */
 @Injectable()
 export class ReportStore {
@@ -116,7 +116,8 @@ export class ReportStore {
     const totals = upload.kind === 'identical' ? parentTotals! : reportTotals;
 
     // Written as changes to the parent's record when the parent has one: a few hundred bytes
-    // for a typical commit instead of about 20 per block of the report.
+    // for a typical commit instead of about 20 per block of the report. The parent's blocks
+    // are also the ones the target surely holds.
     const parentRecord = record && target.parent && (await this.versions.read(db, target.parent));
     const { blocks, symbols } = await blocksToStore(
       db,
