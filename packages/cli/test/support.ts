@@ -11,8 +11,7 @@ import {
   decodeBlock,
   decodeBlockUpload,
   decodeRecord,
-  reportSymbols,
-  uploadedSymbol,
+  envelopeFrom,
 } from '@memtrail/symbol-blocks';
 import type { CliIo } from '../src/context.js';
 import { main } from '../src/main.js';
@@ -117,11 +116,9 @@ function envelopeOf(body: Buffer): UploadEnvelope {
   const blocks = new Map(
     form.blocks.map((b) => [Buffer.from(b.hash).toString('hex'), decodeBlock(b.data)]),
   );
-  const symbols = reportSymbols(decodeRecord(form.record), (hash) => blocks.get(hash)!).map((s) =>
-    uploadedSymbol(s, s.address, s.section),
+  return envelopeFrom(form.header as UploadEnvelope, decodeRecord(form.record), (hash) =>
+    blocks.get(hash)!,
   );
-  const header = form.header as UploadEnvelope;
-  return { ...header, memory_analysis: { ...header.memory_analysis, symbols } };
 }
 
 export interface RecordingServer {

@@ -5,9 +5,8 @@ import {
   decodeBlock,
   decodeRecord,
   encodeRecord,
+  envelopeFrom,
   recordNeedsBase,
-  reportSymbols,
-  uploadedSymbol,
   type Block,
   type VersionRecord,
 } from '@memtrail/symbol-blocks';
@@ -246,11 +245,5 @@ export async function readStoredEnvelope(
     version.targetId,
     record.entries.map((e) => e.hash),
   );
-  const symbols = reportSymbols(record, (hash) => blocks.get(hash)!).map((s) =>
-    uploadedSymbol(s, s.address, s.section),
-  );
-  return {
-    ...version.header,
-    memory_analysis: { ...version.header.memory_analysis, symbols },
-  };
+  return envelopeFrom(version.header, record, (hash) => blocks.get(hash)!);
 }

@@ -36,6 +36,7 @@ export {
 export { blockCounts, blockEvents, occurrences } from './history.js';
 export {
   encodeHeader,
+  envelopeFrom,
   headerOf,
   storedForm,
   type ReportKind,

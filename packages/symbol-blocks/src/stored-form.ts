@@ -1,7 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import type { UploadEnvelope } from '@memtrail/contracts';
 import { buildVersion, type BuiltBlock } from './build.js';
-import { encodeRecord } from './record.js';
+import { encodeRecord, type VersionRecord } from './record.js';
+import { reportSymbols, uploadedSymbol, type BlockLookup } from './symbols.js';
 
 export type ReportKind = 'full' | 'identical' | 'build_failed';
 
@@ -18,6 +19,18 @@ export interface StoredForm {
 /** The envelope without its symbols: what a version's header holds. */
 export function headerOf(envelope: UploadEnvelope): UploadEnvelope {
   return { ...envelope, memory_analysis: { ...envelope.memory_analysis, symbols: [] } };
+}
+
+/** The envelope a version's header, record and blocks stand for: headerOf undone. */
+export function envelopeFrom(
+  header: UploadEnvelope,
+  record: VersionRecord,
+  blockOf: BlockLookup,
+): UploadEnvelope {
+  const symbols = reportSymbols(record, blockOf).map((s) =>
+    uploadedSymbol(s, s.address, s.section),
+  );
+  return { ...header, memory_analysis: { ...header.memory_analysis, symbols } };
 }
 
 /** A version's header as stored: JSON, gzip-compressed. */

@@ -32,7 +32,7 @@ export function packBlocks(
 export function packedBlock(blocks: PackedBlocks, i: number): { hash: Buffer; data: Buffer } {
   const start = i === 0 ? 0 : blocks.ends[i - 1]!;
   return {
-    hash: Buffer.from(blocks.hashes.buffer, blocks.hashes.byteOffset + i * HASH_BYTES, HASH_BYTES),
+    hash: hashView(blocks, i),
     data: Buffer.from(blocks.data.buffer, blocks.data.byteOffset + start, blocks.ends[i]! - start),
   };
 }
@@ -44,9 +44,9 @@ export function unpackBlocks(blocks: PackedBlocks): { hash: Buffer; data: Buffer
 
 /** Block i's hash, hex. */
 export function packedHash(blocks: PackedBlocks, i: number): string {
-  return Buffer.from(
-    blocks.hashes.buffer,
-    blocks.hashes.byteOffset + i * HASH_BYTES,
-    HASH_BYTES,
-  ).toString('hex');
+  return hashView(blocks, i).toString('hex');
+}
+
+function hashView(blocks: PackedBlocks, i: number): Buffer {
+  return Buffer.from(blocks.hashes.buffer, blocks.hashes.byteOffset + i * HASH_BYTES, HASH_BYTES);
 }
