@@ -119,8 +119,8 @@ async function main(): Promise<void> {
 
   console.log('waiting for ClickHouse merges of earlier runs to finish…');
   await waitForMergesToSettle(env.CLICKHOUSE_URL ?? 'http://127.0.0.1:18123');
-  const latencies: number[] = [];
-  // When each upload started (s into the run) and took: whether the slowest come together.
+  // When each upload started (s into the run) and how long it took: whether the slowest come
+  // together.
   const timed: { at: number; ms: number }[] = [];
   const gatewayCpu0 = await serviceCpuSeconds(metricsUrl('gateway'));
   const phases0 = await uploadPhaseTotals(metricsUrl('gateway'));
@@ -138,7 +138,6 @@ async function main(): Promise<void> {
         const response = await postUpload(gateway, apiKey, body, encoding);
         await response.arrayBuffer();
         if (!response.ok) throw new Error(`upload failed: ${response.status}`);
-        latencies.push(performance.now() - t0);
         timed.push({ at: (t0 - started) / 1000, ms: performance.now() - t0 });
         if (paceMs > 0)
           await new Promise((resolve) => setTimeout(resolve, paceMs * (0.5 + Math.random())));
@@ -182,7 +181,7 @@ async function main(): Promise<void> {
         .map((r) => r.ingestedAt!.getTime() - r.createdAt.getTime())
         .sort((a, b) => a - b);
 
-  latencies.sort((a, b) => a - b);
+  const latencies = timed.map((t) => t.ms).sort((a, b) => a - b);
   const ms = (v: number) => `${v.toFixed(1)} ms`;
   console.log(
     JSON.stringify(
