@@ -59,11 +59,11 @@ interface TargetContext {
  * referenced, not stored again (docs/query.md). Plain SQL rather than Prisma because this runs
  * on every upload (see SqlPool); the tables and their meaning are those of the Prisma schema.
  * Four round trips to Postgres when this process stored the parent (KnownVersions); reading
- * the parent's record or looking up the target's blocks adds one each otherwise. Each costs
- * the gateway and Postgres a little CPU, a wait for both to be scheduled on a busy machine, and
- * a network round trip in a deployment — the lock therefore comes with BEGIN, the branch head
- * moves in the statement that stores the report, and that statement and the target's are
- * prepared once per connection.
+ * the parent's record (one or two) and looking up the target's blocks (one) add to them
+ * otherwise. Each costs the gateway and Postgres a little CPU, a wait for both to be scheduled
+ * on a busy machine, and a network round trip in a deployment — the lock therefore comes with
+ * BEGIN, the branch head moves in the statement that stores the report, and that statement and
+ * the target's are prepared once per connection.
  */
 @Injectable()
 export class ReportStore {
