@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { ReportSymbol } from '@memtrail/contracts';
 
 /**
@@ -103,7 +103,16 @@ export function decodeBlock(bytes: Uint8Array): Block {
 /** Bytes of a block hash: 128 bits of SHA-256, so that no two blocks of a target ever collide. */
 export const HASH_BYTES = 16;
 
+/**
+ * One-shot SHA-256 as hex where Node.js has it (20.12 onwards): a report hashes hundreds of
+ * blocks, and a Hash object per block cost about 2 µs each.
+ */
+const sha256Hex: (bytes: Uint8Array) => string =
+  typeof crypto.hash === 'function'
+    ? (bytes) => crypto.hash('sha256', bytes, 'hex')
+    : (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
+
 /** The block's id: the first 16 bytes of SHA-256 over its canonical bytes, as hex. */
 export function blockHash(canonical: Uint8Array): string {
-  return createHash('sha256').update(canonical).digest().subarray(0, HASH_BYTES).toString('hex');
+  return sha256Hex(canonical).slice(0, 2 * HASH_BYTES);
 }

@@ -194,8 +194,38 @@ function reducedDiff(a: MemoryReport, b: MemoryReport) {
 }
 
 describe('symbol blocks', () => {
-  it('rebuilds every symbol of a report exactly, in address order', () => {
-    const report = layout(firmware(random(1), 3000), ['FLASH', 'RAM']);
+  /** The upload's symbols in another order, as a symbol table (not a map file) lists them. */
+  const shuffled = (report: MemoryReport): MemoryReport => {
+    const rnd = random(7);
+    const symbols = [...report.symbols];
+    for (let i = symbols.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [symbols[i], symbols[j]] = [symbols[j]!, symbols[i]!];
+    }
+    return { ...report, symbols };
+  };
+  /** Every address moved up by `by`, as a 64-bit target's high-half code would sit. */
+  const moved = (report: MemoryReport, by: number): MemoryReport => ({
+    ...report,
+    symbols: report.symbols.map((s) => ({ ...s, address: s.address + by })),
+    memory_layout: Object.fromEntries(
+      Object.entries(report.memory_layout).map(([name, r]) => [
+        name,
+        {
+          ...r,
+          address: r.address + by,
+          sections: r.sections.map((sec) => ({ ...sec, address: sec.address + by })),
+        },
+      ]),
+    ),
+  });
+
+  it.each([
+    ['listed section by section in address order', (r: MemoryReport) => r],
+    ['listed in no order', shuffled],
+    ['listed in no order above 4 GiB', (r: MemoryReport) => shuffled(moved(r, 2 ** 40))],
+  ])('rebuilds every symbol of a report exactly, in address order (%s)', (_, listed) => {
+    const report = listed(layout(firmware(random(1), 3000), ['FLASH', 'RAM']));
     const version = buildVersion(report);
     const symbols = reportSymbols(version.record, lookup(version));
     // In address order, and at one address in the order the upload listed them (linker
