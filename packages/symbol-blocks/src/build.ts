@@ -42,8 +42,8 @@ function nameHash(name: string): number {
  * its hash) as it was; the report keeps only (block, base address, region) per block.
  *
  * This runs for every upload, in the gateway or the CLI (10k symbols in about 11 ms of CPU
- * here): typed arrays and
- * native sorts, one pass per symbol, and name hashes rather than names to find repeats.
+ * here): typed arrays and native sorts, one pass per symbol, and name hashes rather than names
+ * to find repeats.
  */
 export function buildVersion(
   report: Pick<MemoryReport, 'symbols' | 'memory_layout'>,
