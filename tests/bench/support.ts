@@ -49,6 +49,26 @@ export function baseSymbols(symbolCount: number): ReportSymbol[] {
   }));
 }
 
+/** One child commit of a synthetic build of `symbolCount` symbols, as a CLI uploads it. */
+export function childEnvelope(symbolCount: number): UploadEnvelope {
+  return {
+    metadata: {
+      target_name: 'bench-board',
+      analysis_version: '1.0.0',
+      git: {
+        commit_hash: 'a'.repeat(40),
+        base_commit_hash: 'b'.repeat(40),
+        branch_name: 'main',
+        commit_message: 'Bench commit',
+        commit_timestamp: '2026-11-27T00:00:00Z',
+        author_name: 'Bench',
+        author_email: 'bench@example.com',
+      },
+    },
+    memory_analysis: report(baseSymbols(symbolCount), 1),
+  };
+}
+
 /** One build: a few symbols change size from commit to commit, as in most real commits. */
 export function report(symbols: ReportSymbol[], step: number): MemoryReport {
   for (let k = 0; k < 20; k++) symbols[(step * 37 + k * 101) % symbols.length]!.size += 4;

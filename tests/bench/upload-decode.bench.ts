@@ -15,25 +15,13 @@ import type { UploadEnvelope } from '@memtrail/contracts';
 import { buildVersion, decodeBlockUpload, storedForm } from '@memtrail/symbol-blocks';
 import { decodeUpload } from '../../services/gateway/src/upload/decode/decode-upload.js';
 import { validateUpload } from '../../services/gateway/src/upload/validate-upload.js';
-import { baseSymbols, percentile, report, uploadBody, type BodyEncoding } from './support.js';
+import { childEnvelope, percentile, uploadBody, type BodyEncoding } from './support.js';
 
 const symbolCount = Number(process.env.BENCH_SYMBOLS ?? 10_000);
 const runs = Number(process.env.BENCH_RUNS ?? 60);
 const WARM_UP = 10;
 
-const envelope: UploadEnvelope = {
-  metadata: {
-    target_name: 'bench-board',
-    analysis_version: '1.0.0',
-    git: {
-      commit_hash: 'a'.repeat(40),
-      base_commit_hash: 'b'.repeat(40),
-      branch_name: 'main',
-      commit_timestamp: '2026-12-02T00:00:00Z',
-    },
-  },
-  memory_analysis: report(baseSymbols(symbolCount), 1),
-};
+const envelope = childEnvelope(symbolCount);
 
 /** Times each named step over `runs` runs (after a warm-up), steps interleaved per run. */
 function timeSteps(steps: Record<string, () => unknown>): Record<string, number[]> {

@@ -10,30 +10,13 @@ import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { UploadEnvelope } from '@memtrail/contracts/schemas';
 import { validateUpload } from '../../services/gateway/src/upload/validate-upload.js';
-import { baseSymbols, percentile, report } from './support.js';
+import { childEnvelope, percentile } from './support.js';
 
 const symbolCount = Number(process.env.BENCH_SYMBOLS ?? 40_000);
 const runs = Number(process.env.BENCH_RUNS ?? 40);
 
 // Parsed from JSON text, as the gateway has it after reading a body.
-const body: unknown = JSON.parse(
-  JSON.stringify({
-    metadata: {
-      target_name: 'bench-board',
-      analysis_version: '1.0.0',
-      git: {
-        commit_hash: 'a'.repeat(40),
-        base_commit_hash: 'b'.repeat(40),
-        branch_name: 'main',
-        commit_message: 'Bench commit',
-        commit_timestamp: '2026-11-27T00:00:00Z',
-        author_name: 'Bench',
-        author_email: 'bench@example.com',
-      },
-    },
-    memory_analysis: report(baseSymbols(symbolCount), 1),
-  }),
-);
+const body: unknown = JSON.parse(JSON.stringify(childEnvelope(symbolCount)));
 
 const validators: Record<string, () => void> = {
   'hand-written validateUpload': () => void validateUpload(body),
