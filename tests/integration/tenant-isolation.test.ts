@@ -21,10 +21,11 @@ import {
 } from '../../services/gateway/test/support/gateway-harness.js';
 import { startReadServices, type ReadServices } from './support/read-services.js';
 
-function jwt(header: object, payload: object, secret = SECRET): string {
+function jwt(header: { alg: string; typ: string }, payload: object, secret = SECRET): string {
   const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const body = `${part(header)}.${part(payload)}`;
-  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+  const digest = header.alg === 'HS512' ? 'sha512' : 'sha256';
+  return `${body}.${createHmac(digest, secret).update(body).digest('base64url')}`;
 }
 
 describe('tenant isolation, tokens and project inputs', () => {
@@ -141,7 +142,7 @@ describe('tenant isolation, tokens and project inputs', () => {
     }
   });
 
-  it('rejects expired, tampered, alg none and foreign-key tokens', async () => {
+  it('rejects expired, tampered, alg none, other-algorithm and foreign-key tokens', async () => {
     const now = Math.floor(Date.now() / 1000);
     // Alice's session: tokens name the session they belong to.
     const { sid } = JSON.parse(Buffer.from(alice.split('.')[1]!, 'base64url').toString()) as {
@@ -180,6 +181,8 @@ describe('tenant isolation, tokens and project inputs', () => {
         { alg: 'HS256', typ: 'JWT' },
         { ...claims, aud: 'elsewhere', exp: now + 600 },
       ),
+      // The right secret, another algorithm: only HS256 is taken.
+      otherAlgorithm: jwt({ alg: 'HS512', typ: 'JWT' }, { ...claims, iat: now, exp: now + 600 }),
     };
     for (const [kind, token] of Object.entries(bad)) {
       const result = await call(gw.url, 'GET', '/api/projects', { token });
