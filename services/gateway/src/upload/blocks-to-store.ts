@@ -46,11 +46,12 @@ export async function blocksToStore(
 ): Promise<BlocksToStore> {
   if (sentRecord) return sentBlocks(db, decoder, targetId, sentRecord, blocks, parent);
   const all = unpackBlocks(blocks);
-  const symbols = new Map(all.map((b, i) => [b.hash.toString('hex'), blocks.symbolCounts[i]!]));
+  const hashes = all.map((_, i) => packedHash(blocks, i));
+  const symbols = new Map(hashes.map((h, i) => [h, blocks.symbolCounts[i]!]));
   const held = parent
     ? new Set(parent.record.entries.map((e) => e.hash))
-    : await heldCounts(db, targetId, [...symbols.keys()]);
-  const lacking = all.filter((b) => !held.has(b.hash.toString('hex')));
+    : await heldCounts(db, targetId, hashes);
+  const lacking = all.filter((_, i) => !held.has(hashes[i]!));
   return { blocks: await compressed(lacking, symbols), symbols };
 }
 
