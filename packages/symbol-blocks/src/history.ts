@@ -28,30 +28,34 @@ export function blockEvents(
 
 /**
  * Occurrences of the given blocks in each wanted version: the sum of the events along the chain
- * of bases, walked once per version whatever the number of wanted versions. `baseOf` gives a
- * version's base (undefined for a version without one); `eventsOf` its events among the blocks.
- * Versions are named by any key (numbers are cheapest to look up). Blocks a version does not hold
- * are absent from its map; a version without events among the blocks shares its base's map.
+ * of bases, walked once per version whatever the number of wanted versions. Versions are
+ * numbered from 0; `bases[v]` is the number of v's base, or -1 for a version without one;
+ * `eventsOf` gives a version's events among the blocks. The answer is indexed by version number
+ * and holds every wanted version and every version on their chains. Blocks a version does not
+ * hold are absent from its map; a version without events among the blocks shares its base's
+ * map. Numbers and arrays rather than keyed maps: a history walks 5,000 versions per read.
  */
-export function occurrences<V>(
-  wanted: readonly V[],
-  baseOf: (version: V) => V | undefined,
-  eventsOf: (version: V) => ReadonlyMap<string, number> | undefined,
-): Map<V, ReadonlyMap<string, number>> {
-  const memo = new Map<V, ReadonlyMap<string, number>>();
+export function occurrences(
+  wanted: readonly number[],
+  bases: Int32Array,
+  eventsOf: (version: number) => ReadonlyMap<string, number> | undefined,
+): readonly (ReadonlyMap<string, number> | undefined)[] {
+  const memo: (ReadonlyMap<string, number> | undefined)[] = new Array(bases.length);
+  // The walk that last passed each version: a chain that meets its own walk again loops.
+  const walkedBy = new Int32Array(bases.length).fill(-1);
   const EMPTY: ReadonlyMap<string, number> = new Map();
-  for (const start of wanted) {
-    const path: V[] = [];
-    const onPath = new Set<V>();
-    let at: V | undefined = start;
-    while (at !== undefined && !memo.has(at) && !onPath.has(at)) {
+  const path: number[] = [];
+  for (let w = 0; w < wanted.length; w++) {
+    path.length = 0;
+    let at = wanted[w]!;
+    while (at >= 0 && memo[at] === undefined && walkedBy[at] !== w) {
       path.push(at);
-      onPath.add(at);
-      at = baseOf(at);
+      walkedBy[at] = w;
+      at = bases[at]!;
     }
     // A base chain never loops (a base is always ingested before the version that names it);
     // a loop in corrupt data is cut where it closes.
-    let counts = at !== undefined && memo.has(at) ? memo.get(at)! : EMPTY;
+    let counts = (at >= 0 ? memo[at] : undefined) ?? EMPTY;
     for (let i = path.length - 1; i >= 0; i--) {
       const events = eventsOf(path[i]!);
       if (events && events.size > 0) {
@@ -65,8 +69,8 @@ export function occurrences<V>(
         }
         counts = next;
       }
-      memo.set(path[i]!, counts);
+      memo[path[i]!] = counts;
     }
   }
-  return new Map(wanted.map((v) => [v, memo.get(v)!]));
+  return memo;
 }

@@ -58,11 +58,12 @@ export class ReportsRepository {
           projectId: string;
           name: string;
           regionConfig: unknown;
-        }>(
-          `SELECT id, project_id AS "projectId", name, region_config AS "regionConfig"
-           FROM targets WHERE project_id = $1 AND name = $2`,
-          [ref.projectId, ref.target],
-        )
+        }>({
+          name: 'query-target',
+          text: `SELECT id, project_id AS "projectId", name, region_config AS "regionConfig"
+                 FROM targets WHERE project_id = $1 AND name = $2`,
+          values: [ref.projectId, ref.target],
+        })
       : { rows: [] };
     const row = rows[0];
     if (!row) throw notFound(`Target ${ref.target} not found`);
@@ -76,11 +77,12 @@ export class ReportsRepository {
 
   /** The report of `sha` for the target; 404 names both when there is none. */
   async report(target: TargetRecord, sha: string): Promise<ReportRecord> {
-    const { rows } = await this.sql.query<ReportRow>(
-      `SELECT ${REPORT_COLUMNS} FROM reports r JOIN commits c ON c.id = r.commit_id
-       WHERE r.target_id = $1 AND c.project_id = $2 AND c.sha = $3`,
-      [target.id, target.projectId, sha],
-    );
+    const { rows } = await this.sql.query<ReportRow>({
+      name: 'query-report',
+      text: `SELECT ${REPORT_COLUMNS} FROM reports r JOIN commits c ON c.id = r.commit_id
+             WHERE r.target_id = $1 AND c.project_id = $2 AND c.sha = $3`,
+      values: [target.id, target.projectId, sha],
+    });
     const row = rows[0];
     if (!row) throw notFound(`Commit ${sha} has no report for target ${target.name}`);
     return reportRecord(row, target);

@@ -53,16 +53,17 @@ export class TimelineCache {
   }
 
   private async stamp(target: TargetRecord): Promise<string> {
-    const { rows } = await this.sql.query<{ stamp: string }>(
+    const { rows } = await this.sql.query<{ stamp: string }>({
+      name: 'query-timeline-stamp',
       // Index-only scans of (target_id, updated_at) and (project_id, updated_at); an interval
       // sum is exact (microseconds) and cheaper than a numeric one.
-      `SELECT concat_ws('/',
+      text: `SELECT concat_ws('/',
         (SELECT count(*) || ':' || coalesce(sum(updated_at - timestamptz 'epoch'), interval '0')
            FROM reports WHERE target_id = $1::uuid),
         (SELECT count(*) || ':' || coalesce(sum(updated_at - timestamptz 'epoch'), interval '0')
            FROM commits WHERE project_id = $2::uuid)) AS stamp`,
-      [target.id, target.projectId],
-    );
+      values: [target.id, target.projectId],
+    });
     return rows[0]!.stamp;
   }
 

@@ -96,14 +96,14 @@ export class BlockHistory {
     const wanted = versions.map((v) => number(v.reportId, v.version));
     const counts = occurrences(
       wanted.filter((n) => n !== undefined),
-      (n) => (graph.bases[n]! >= 0 ? graph.bases[n] : undefined),
+      graph.bases,
       (n) => events.get(n),
     );
     // Consecutive versions usually share their counts (the same map): sum each once.
     const summed = new Map<ReadonlyMap<string, number>, Map<string, SubjectSize>>();
     return wanted.map((n) => {
       if (n === undefined) return undefined;
-      const blocks = counts.get(n)!;
+      const blocks = counts[n]!;
       let sizes = summed.get(blocks);
       if (!sizes) summed.set(blocks, (sizes = sum(blocks, held)));
       return sizes.size > 0 ? sizes : undefined;
@@ -132,10 +132,11 @@ export class BlockHistory {
     targetId: string,
     subject: HistorySubject,
   ): Promise<HeldBlocks> {
-    const { rows } = await this.sql.query<{ hash: Buffer }>(
-      'SELECT hash FROM symbol_blocks WHERE target_id = $1 AND NOT in_clickhouse',
-      [targetId],
-    );
+    const { rows } = await this.sql.query<{ hash: Buffer }>({
+      name: 'query-waiting-blocks',
+      text: 'SELECT hash FROM symbol_blocks WHERE target_id = $1 AND NOT in_clickhouse',
+      values: [targetId],
+    });
     const held: HeldBlocks = new Map();
     if (rows.length === 0) return held;
     const hashes = rows.map((r) => r.hash.toString('hex'));
@@ -208,11 +209,12 @@ export class BlockHistory {
       version: number;
       block_hash: Buffer;
       delta: number;
-    }>(
-      `SELECT report_id::text, version, block_hash, delta FROM block_events
-       WHERE target_id = $1 AND block_hash = ANY($2::bytea[])`,
-      [targetId, hashes.map((h) => Buffer.from(h, 'hex'))],
-    );
+    }>({
+      name: 'query-block-events',
+      text: `SELECT report_id::text, version, block_hash, delta FROM block_events
+             WHERE target_id = $1 AND block_hash = ANY($2::bytea[])`,
+      values: [targetId, hashes.map((h) => Buffer.from(h, 'hex'))],
+    });
     return rows;
   }
 
