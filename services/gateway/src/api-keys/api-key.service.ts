@@ -73,17 +73,18 @@ export class ApiKeyService {
   async verify(rawKey: string, use: KeyUse = {}): Promise<VerifiedApiKey | null> {
     const parsed = parseApiKey(rawKey);
     if (!parsed) return null;
-    const { rows } = await this.sql.query<KeyRow>(
-      `SELECT k.id::text, k.name, k.scope::text AS scope, k.project_id::text AS "projectId",
-              COALESCE(k.organization_id, p.organization_id)::text AS "organizationId",
-              k.organization_id IS NOT NULL AS "organizationToken",
-              k.secret_hash AS "secretHash", k.revoked_at AS "revokedAt",
-              k.expires_at AS "expiresAt", k.last_used_at AS "lastUsedAt",
-              k.last_user_agent AS "lastUserAgent", k.last_ip AS "lastIp"
-       FROM api_keys k LEFT JOIN projects p ON p.id = k.project_id
-       WHERE k.public_id = $1`,
-      [parsed.publicId],
-    );
+    const { rows } = await this.sql.query<KeyRow>({
+      name: 'api-key-verify',
+      text: `SELECT k.id::text, k.name, k.scope::text AS scope, k.project_id::text AS "projectId",
+                    COALESCE(k.organization_id, p.organization_id)::text AS "organizationId",
+                    k.organization_id IS NOT NULL AS "organizationToken",
+                    k.secret_hash AS "secretHash", k.revoked_at AS "revokedAt",
+                    k.expires_at AS "expiresAt", k.last_used_at AS "lastUsedAt",
+                    k.last_user_agent AS "lastUserAgent", k.last_ip AS "lastIp"
+             FROM api_keys k LEFT JOIN projects p ON p.id = k.project_id
+             WHERE k.public_id = $1`,
+      values: [parsed.publicId],
+    });
     const row = rows[0];
     if (!row || row.revokedAt || !verifyApiKeySecret(parsed.secret, row.secretHash)) return null;
     if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return null;

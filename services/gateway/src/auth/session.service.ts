@@ -114,11 +114,12 @@ export class SessionService {
    */
   async isLive(familyId: string): Promise<boolean> {
     if (!UUID.test(familyId)) return false;
-    const { rowCount } = await this.sql.query(
-      `SELECT 1 FROM refresh_tokens
-       WHERE family_id = $1::uuid AND revoked_at IS NULL AND expires_at > now() LIMIT 1`,
-      [familyId],
-    );
+    const { rowCount } = await this.sql.query({
+      name: 'session-live',
+      text: `SELECT 1 FROM refresh_tokens
+             WHERE family_id = $1::uuid AND revoked_at IS NULL AND expires_at > now() LIMIT 1`,
+      values: [familyId],
+    });
     return rowCount === 1;
   }
 

@@ -13,10 +13,11 @@ export class PublicProjects {
 
   async isPublic(projectId: string): Promise<boolean> {
     if (!isUuid(projectId)) return false;
-    const { rows } = await this.sql.query(
-      'SELECT 1 FROM projects WHERE id = $1::uuid AND public AND deleted_at IS NULL',
-      [projectId],
-    );
+    const { rows } = await this.sql.query({
+      name: 'project-is-public',
+      text: 'SELECT 1 FROM projects WHERE id = $1::uuid AND public AND deleted_at IS NULL',
+      values: [projectId],
+    });
     return rows.length === 1;
   }
 
