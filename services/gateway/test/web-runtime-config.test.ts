@@ -74,6 +74,11 @@ describe('gateway serving index.html with the runtime config', () => {
     await mkdir(join(distDir, 'static', 'js'), { recursive: true });
     await writeFile(join(distDir, 'static', 'js', 'app-1.js'), 'console.log(1);');
     await writeFile(join(distDir, 'index.html'), indexHtml('app-1.js'));
+    // A file of public/ at the build's root, and one where an API path would find it.
+    await mkdir(join(distDir, 'screenshots'));
+    await writeFile(join(distDir, 'screenshots', 'shot.webp'), 'RIFF');
+    await mkdir(join(distDir, 'api'));
+    await writeFile(join(distDir, 'api', 'no-such-route'), 'not the API');
     cloud = await startGateway(stores, { WEB_DIST_DIR: distDir });
     onprem = await startGateway(stores, {
       WEB_DIST_DIR: distDir,
@@ -140,6 +145,9 @@ describe('gateway serving index.html with the runtime config', () => {
     const api = await fetch(`${onprem.url}/api/no-such-route`);
     expect(api.status).toBe(404);
     expect(api.headers.get('content-type')).toMatch(/^application\/json/);
+    const shot = await fetch(`${onprem.url}/screenshots/shot.webp`);
+    expect(shot.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(await shot.text()).toBe('RIFF');
   });
 
   it('serves a rebuilt index.html without a restart', async () => {

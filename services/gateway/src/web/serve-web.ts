@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
+import serveStatic from 'serve-static';
 import type { GatewayConfig } from '../config.js';
 import { injectRuntimeConfig, webRuntimeConfig } from './runtime-config.js';
 
@@ -72,9 +73,13 @@ export function serveWeb(
   app.use((req: Request, res: Response, next: NextFunction) =>
     req.path === '/index.html' ? sendIndex(req, res, next) : next(),
   );
-  app.useStaticAssets(distDir, { index: false, maxAge: '1h' });
+  // The build's other files (public/), never looked for under an API path: that would cost
+  // every API request a file-system lookup on libuv's pool before its route runs.
+  const files = serveStatic(distDir, { index: false, maxAge: '1h' });
   app.use((req: Request, res: Response, next: NextFunction) =>
-    isApiPath(req.path) ? next() : sendIndex(req, res, next),
+    isApiPath(req.path)
+      ? next()
+      : files(req, res, (error?: unknown) => (error ? next(error) : sendIndex(req, res, next))),
   );
   return true;
 }
