@@ -21,6 +21,14 @@ export function success<T>(data: T): SuccessEnvelope<T> {
   return { status: 'success', type: null, error: null, data };
 }
 
+/**
+ * The success envelope around data already serialised as JSON: the same text as
+ * `JSON.stringify(success(data))`, without parsing the data to build it.
+ */
+export function successJson(dataJson: string): string {
+  return `{"status":"success","type":null,"error":null,"data":${dataJson}}`;
+}
+
 export function failure(type: string, error: string): ErrorEnvelope {
   return { status: 'error', type, error, data: null };
 }

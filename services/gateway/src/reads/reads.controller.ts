@@ -1,7 +1,6 @@
-import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import {
   QueryPatterns,
-  success,
   type CommitDiffData,
   type CommitPageData,
   type CommitReportData,
@@ -12,12 +11,13 @@ import {
   type RegionSeriesData,
   type SectionSeriesData,
   type SeriesSelection,
-  type SuccessEnvelope,
+  type Serialized,
   type SymbolPageData,
   type TargetRef,
   type TreeData,
 } from '@memtrail/contracts';
 import type { Response } from 'express';
+import { EnvelopeText, EnvelopeTextInterceptor } from './envelope-text.interceptor.js';
 import { QueryClient } from './query-client.service.js';
 import { AccessGuard, Requires, Target } from '../access/access.guard.js';
 import { pathOf, queryOf, type PathOf, type QueryOf } from '../http/input.js';
@@ -41,18 +41,21 @@ function selection({ branch, sha, from, to, limit }: QueryOf<typeof REGIONS>): S
  * Reads under `/api/{project}/{target}/` (operations in @memtrail/contracts). Each checks the
  * caller (a user with a role on the project, or a read key of it; anyone for a public project;
  * 404 otherwise), parses parameters with the operation's schemas (400 with the reason), then
- * forwards to the query service. Routes with a fixed last segment come before
- * `commit/:shaA/:shaB`, which would otherwise take `commit/{sha}/tree`.
+ * forwards to the query service, whose answer is sent as the JSON it arrived as. Routes with a
+ * fixed last segment come before `commit/:shaA/:shaB`, which would otherwise take
+ * `commit/{sha}/tree`.
  */
 @Controller('api/:project/:target')
 @UseGuards(AccessGuard)
+@UseInterceptors(EnvelopeTextInterceptor)
 @Requires('project:read')
 @PublicReadable()
 export class ReadsController {
   constructor(private readonly query: QueryClient) {}
 
-  private async read<T>(pattern: string, payload: object): Promise<SuccessEnvelope<T>> {
-    return success(await this.query.send<T>(pattern, payload));
+  /** The answer goes out as the query service serialised it (`Serialized`), unparsed here. */
+  private async read<T>(pattern: string, payload: object): Promise<EnvelopeText<T>> {
+    return EnvelopeText.of(await this.query.send<Serialized<T>>(pattern, payload));
   }
 
   private async download(res: Response, pattern: string, payload: object): Promise<void> {
@@ -61,7 +64,7 @@ export class ReadsController {
   }
 
   @Get('heads')
-  async heads(@Target() ref: TargetRef): Promise<SuccessEnvelope<HeadsData>> {
+  async heads(@Target() ref: TargetRef): Promise<EnvelopeText<HeadsData>> {
     return this.read(QueryPatterns.heads, ref);
   }
 
@@ -71,7 +74,7 @@ export class ReadsController {
     @Param(pathOf('GET /api/{project}/{target}/commits/{sha}')) { sha }: PathOf<typeof COMMIT>,
     @Query(queryOf('GET /api/{project}/{target}/commits/{sha}'))
     q: QueryOf<'GET /api/{project}/{target}/commits/{sha}'>,
-  ): Promise<SuccessEnvelope<CommitPageData>> {
+  ): Promise<EnvelopeText<CommitPageData>> {
     return this.read(QueryPatterns.commits, {
       ...ref,
       sha,
@@ -87,7 +90,7 @@ export class ReadsController {
     @Param(pathOf(COMMIT)) { sha }: PathOf<typeof COMMIT>,
     @Query(queryOf('GET /api/{project}/{target}/commit/{sha}/tree'))
     q: QueryOf<'GET /api/{project}/{target}/commit/{sha}/tree'>,
-  ): Promise<SuccessEnvelope<TreeData>> {
+  ): Promise<EnvelopeText<TreeData>> {
     return this.read(QueryPatterns.tree, {
       ...ref,
       sha,
@@ -102,7 +105,7 @@ export class ReadsController {
     @Param(pathOf(COMMIT)) { sha }: PathOf<typeof COMMIT>,
     @Query(queryOf('GET /api/{project}/{target}/commit/{sha}/symbols'))
     q: QueryOf<'GET /api/{project}/{target}/commit/{sha}/symbols'>,
-  ): Promise<SuccessEnvelope<SymbolPageData>> {
+  ): Promise<EnvelopeText<SymbolPageData>> {
     return this.read(QueryPatterns.symbols, {
       ...ref,
       sha,
@@ -133,7 +136,7 @@ export class ReadsController {
     @Target() ref: TargetRef,
     @Param(pathOf(COMMIT)) { sha }: PathOf<typeof COMMIT>,
     @Query(queryOf(COMMIT)) q: QueryOf<typeof COMMIT>,
-  ): Promise<SuccessEnvelope<CommitReportData>> {
+  ): Promise<EnvelopeText<CommitReportData>> {
     return this.read(QueryPatterns.report, { ...ref, sha, includeSymbols: q.include_symbols });
   }
 
@@ -159,7 +162,7 @@ export class ReadsController {
     @Target() ref: TargetRef,
     @Param(pathOf(DIFF)) { shaA, shaB }: PathOf<typeof DIFF>,
     @Query(queryOf(DIFF)) q: QueryOf<typeof DIFF>,
-  ): Promise<SuccessEnvelope<CommitDiffData>> {
+  ): Promise<EnvelopeText<CommitDiffData>> {
     return this.read(QueryPatterns.diff, {
       ...ref,
       baseSha: shaA,
@@ -173,7 +176,7 @@ export class ReadsController {
   async regionSeries(
     @Target() ref: TargetRef,
     @Query(queryOf(REGIONS)) q: QueryOf<typeof REGIONS>,
-  ): Promise<SuccessEnvelope<RegionSeriesData>> {
+  ): Promise<EnvelopeText<RegionSeriesData>> {
     return this.read(QueryPatterns.regionSeries, { ...ref, selection: selection(q) });
   }
 
@@ -182,7 +185,7 @@ export class ReadsController {
     @Target() ref: TargetRef,
     @Query(queryOf('GET /api/{project}/{target}/series/sections'))
     q: QueryOf<'GET /api/{project}/{target}/series/sections'>,
-  ): Promise<SuccessEnvelope<SectionSeriesData>> {
+  ): Promise<EnvelopeText<SectionSeriesData>> {
     return this.read(QueryPatterns.sectionSeries, {
       ...ref,
       selection: selection(q),
@@ -195,7 +198,7 @@ export class ReadsController {
     @Target() ref: TargetRef,
     @Query(queryOf('GET /api/{project}/{target}/symbols/history'))
     q: QueryOf<'GET /api/{project}/{target}/symbols/history'>,
-  ): Promise<SuccessEnvelope<HistoryData>> {
+  ): Promise<EnvelopeText<HistoryData>> {
     return this.read(QueryPatterns.symbolHistory, {
       ...ref,
       subject: q.name,
@@ -208,7 +211,7 @@ export class ReadsController {
     @Target() ref: TargetRef,
     @Query(queryOf('GET /api/{project}/{target}/files/history'))
     q: QueryOf<'GET /api/{project}/{target}/files/history'>,
-  ): Promise<SuccessEnvelope<HistoryData>> {
+  ): Promise<EnvelopeText<HistoryData>> {
     return this.read(QueryPatterns.fileHistory, {
       ...ref,
       subject: q.path,
@@ -221,7 +224,7 @@ export class ReadsController {
     @Target() ref: TargetRef,
     @Query(queryOf('GET /api/{project}/{target}/growers'))
     q: QueryOf<'GET /api/{project}/{target}/growers'>,
-  ): Promise<SuccessEnvelope<GrowersData>> {
+  ): Promise<EnvelopeText<GrowersData>> {
     const window =
       q.branch !== undefined
         ? { branch: q.branch, ...(q.from && { from: q.from }), ...(q.to && { to: q.to }) }

@@ -2,6 +2,8 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   QueryPatterns,
+  serialized,
+  type Serialized,
   type CommitDiffData,
   type CommitPageData,
   type CommitReportData,
@@ -35,7 +37,10 @@ import { ReportService } from './report.service.js';
 import { SeriesService } from './series.service.js';
 import { SymbolsService } from './symbols.service.js';
 
-/** Every read the gateway forwards; requests arrive parsed and membership-checked. */
+/**
+ * Every read the gateway forwards; requests arrive parsed and membership-checked. Answers go
+ * back serialised (`Serialized`), exports as the file to send.
+ */
 @Controller()
 export class ReadsController {
   constructor(
@@ -51,28 +56,28 @@ export class ReadsController {
   ) {}
 
   @MessagePattern(QueryPatterns.heads)
-  heads(@Payload() req: TargetRef): Promise<HeadsData> {
-    return this.headsService.heads(req);
+  async heads(@Payload() req: TargetRef): Promise<Serialized<HeadsData>> {
+    return serialized(await this.headsService.heads(req));
   }
 
   @MessagePattern(QueryPatterns.commits)
-  commits(@Payload() req: CommitsRequest): Promise<CommitPageData> {
-    return this.commitsService.page(req);
+  async commits(@Payload() req: CommitsRequest): Promise<Serialized<CommitPageData>> {
+    return serialized(await this.commitsService.page(req));
   }
 
   @MessagePattern(QueryPatterns.report)
-  report(@Payload() req: ReportRequest): Promise<CommitReportData> {
-    return this.reportService.report(req);
+  async report(@Payload() req: ReportRequest): Promise<Serialized<CommitReportData>> {
+    return serialized(await this.reportService.report(req));
   }
 
   @MessagePattern(QueryPatterns.tree)
-  tree(@Payload() req: TreeRequest): Promise<TreeData> {
-    return this.reportService.tree(req);
+  async tree(@Payload() req: TreeRequest): Promise<Serialized<TreeData>> {
+    return serialized(await this.reportService.tree(req));
   }
 
   @MessagePattern(QueryPatterns.symbols)
-  symbols(@Payload() req: SymbolPageRequest): Promise<SymbolPageData> {
-    return this.symbolsService.page(req);
+  async symbols(@Payload() req: SymbolPageRequest): Promise<Serialized<SymbolPageData>> {
+    return serialized(await this.symbolsService.page(req));
   }
 
   @MessagePattern(QueryPatterns.reportExport)
@@ -81,8 +86,8 @@ export class ReadsController {
   }
 
   @MessagePattern(QueryPatterns.diff)
-  diff(@Payload() req: DiffRequest): Promise<CommitDiffData> {
-    return this.diffService.diff(req);
+  async diff(@Payload() req: DiffRequest): Promise<Serialized<CommitDiffData>> {
+    return serialized(await this.diffService.diff(req));
   }
 
   @MessagePattern(QueryPatterns.diffExport)
@@ -91,27 +96,27 @@ export class ReadsController {
   }
 
   @MessagePattern(QueryPatterns.regionSeries)
-  regionSeries(@Payload() req: SeriesRequest): Promise<RegionSeriesData> {
-    return this.seriesService.regions(req);
+  async regionSeries(@Payload() req: SeriesRequest): Promise<Serialized<RegionSeriesData>> {
+    return serialized(await this.seriesService.regions(req));
   }
 
   @MessagePattern(QueryPatterns.sectionSeries)
-  sectionSeries(@Payload() req: SeriesRequest): Promise<SectionSeriesData> {
-    return this.seriesService.sections(req);
+  async sectionSeries(@Payload() req: SeriesRequest): Promise<Serialized<SectionSeriesData>> {
+    return serialized(await this.seriesService.sections(req));
   }
 
   @MessagePattern(QueryPatterns.symbolHistory)
-  symbolHistory(@Payload() req: HistoryRequest): Promise<HistoryData> {
-    return this.historyService.symbol(req);
+  async symbolHistory(@Payload() req: HistoryRequest): Promise<Serialized<HistoryData>> {
+    return serialized(await this.historyService.symbol(req));
   }
 
   @MessagePattern(QueryPatterns.fileHistory)
-  fileHistory(@Payload() req: HistoryRequest): Promise<HistoryData> {
-    return this.historyService.file(req);
+  async fileHistory(@Payload() req: HistoryRequest): Promise<Serialized<HistoryData>> {
+    return serialized(await this.historyService.file(req));
   }
 
   @MessagePattern(QueryPatterns.growers)
-  growers(@Payload() req: GrowersRequest): Promise<GrowersData> {
-    return this.growersService.growers(req);
+  async growers(@Payload() req: GrowersRequest): Promise<Serialized<GrowersData>> {
+    return serialized(await this.growersService.growers(req));
   }
 }
