@@ -418,7 +418,18 @@ describe('symbol blocks', () => {
     const events = ['a', 'b', 'c'].map((hash) => new Map([[hash, 1]]));
     const counts = occurrences([2, 0], bases, (v) => events[v]);
     expect(counts[0]).toEqual(new Map([['a', 1]]));
-    expect(counts[1]).toEqual(new Map([['a', 1], ['b', 1]]));
-    expect(counts[2]).toEqual(new Map([['a', 1], ['b', 1], ['c', 1]]));
+    expect(counts[1]).toEqual(
+      new Map([
+        ['a', 1],
+        ['b', 1],
+      ]),
+    );
+    expect(counts[2]).toEqual(
+      new Map([
+        ['a', 1],
+        ['b', 1],
+        ['c', 1],
+      ]),
+    );
   });
 });
