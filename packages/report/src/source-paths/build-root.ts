@@ -27,7 +27,9 @@ export function buildRoot(paths: Iterable<string>): string {
   for (const path of new Set(paths)) {
     if (!ABSOLUTE.test(path) || SYSTEM.test(path)) continue;
     const key = path.split(/[\\/]/, 2).join('/');
-    groups.set(key, [...(groups.get(key) ?? []), path]);
+    const group = groups.get(key);
+    if (group) group.push(path);
+    else groups.set(key, [path]);
   }
   let largest: string[] = [];
   for (const group of groups.values()) if (group.length > largest.length) largest = group;
