@@ -47,6 +47,17 @@ const decode = (body: Buffer, encoding: BodyEncoding) => () =>
 const json = uploadBody(envelope, 'gzip');
 const text = gunzipSync(json);
 const parsed = JSON.parse(text.toString('utf8')) as UploadEnvelope;
+/**
+ * The same build as a CI machine reports it: absolute source paths under the checkout (the
+ * synthetic build's are relative), so the build root is looked for among them.
+ */
+const checkout = {
+  ...parsed.memory_analysis,
+  symbols: parsed.memory_analysis.symbols.map((s) => ({
+    ...s,
+    source_file: s.source_file && `/home/runner/work/fw/fw/${s.source_file}`,
+  })),
+};
 const blocks = uploadBody(envelope, 'blocks');
 const blocksText = gunzipSync(blocks);
 
@@ -60,6 +71,7 @@ const rows: [string, Record<string, number[]>][] = [
       'JSON.parse': () => JSON.parse(text.toString('utf8')),
       validation: () => validateUpload(parsed),
       'blocks and record (buildVersion)': () => buildVersion(parsed.memory_analysis),
+      '— with absolute source paths': () => buildVersion(checkout),
       'stored form (split, header, record)': () => storedForm(parsed, 'full'),
     }),
   ],
