@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext, INestMicroservice } from '@nestjs/common';
+import { ClientProxyFactory, Transport } from '@nestjs/microservices';
+import { firstValueFrom } from 'rxjs';
+import { isSerialized, QueryPatterns, type Serialized } from '@memtrail/contracts';
 import type {
   CommitDiffData,
   CommitPageData,
@@ -15,11 +18,14 @@ import type {
   TreeData,
 } from '@memtrail/contracts';
 import { diffReports } from '@memtrail/report';
+import { signMessage } from '@memtrail/rpc-auth';
 import { createIsolatedStores, eventually, freePort, type IsolatedStores } from '@memtrail/testing';
+import { createQueryClient } from '../../services/gateway/src/infra/query-client.js';
 import {
   call,
   signUpOnPrem,
   startGateway,
+  TEST_QUERY_SECRET,
   type Gateway,
 } from '../../services/gateway/test/support/gateway-harness.js';
 import {
@@ -208,6 +214,36 @@ describe('query reads through the gateway', () => {
     expect(heads.main).toMatchObject({ commit_sha: sha(6), kind: 'full', status: 'ingested' });
     expect(heads.main!.commit.message).toBe('commit 6');
     expect(heads['feature/x']).toMatchObject({ commit_sha: sha(100) });
+  });
+
+  it('answers as text when asked, and a gateway of an earlier release with the data itself', async () => {
+    const ref = { projectId: project.id, target };
+    const current = createQueryClient('127.0.0.1', queryPort, TEST_QUERY_SECRET);
+    // An earlier gateway signs its messages but does not ask for text answers.
+    const earlier = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: { host: '127.0.0.1', port: queryPort },
+    });
+    earlier.setOnDispatchHook((packet) => {
+      packet.metadata = {
+        ...packet.metadata,
+        auth: signMessage(TEST_QUERY_SECRET, packet.pattern, packet.data),
+      };
+    });
+    try {
+      const text = await firstValueFrom(
+        current.send<Serialized<HeadsData>>(QueryPatterns.heads, ref),
+      );
+      const data = await firstValueFrom(earlier.send<HeadsData>(QueryPatterns.heads, ref));
+      expect(isSerialized(text)).toBe(true);
+      expect(isSerialized(data)).toBe(false);
+      expect(data.heads.length).toBe(2);
+      expect(JSON.parse(text.json)).toEqual(data);
+      expect((await get<HeadsData>('/heads')).body.data).toEqual(data);
+    } finally {
+      current.close();
+      earlier.close();
+    }
   });
 
   it('walks the chain of parents newest first, with kinds, messages and region deltas', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { serialized, success, successJson } from '../src/index.js';
+import { isSerialized, serialized, success, successJson } from '../src/index.js';
 
 describe('the success envelope around serialised data', () => {
   it.each([
@@ -11,5 +11,18 @@ describe('the success envelope around serialised data', () => {
     const text = successJson(serialized(data).json);
     expect(text).toBe(JSON.stringify(success(data)));
     expect(JSON.parse(text)).toEqual(success(data));
+  });
+
+  it('tells a serialised answer from data sent as it is', () => {
+    expect(isSerialized(serialized({ heads: [] }))).toBe(true);
+    for (const data of [
+      { heads: [] },
+      { json: '{}' },
+      { serialized: 'yes', json: '{}' },
+      [],
+      null,
+      'text',
+    ])
+      expect(isSerialized(data)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import {
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
-import { successJson, type Serialized } from '@memtrail/contracts';
+import { isSerialized, success, successJson, type Serialized } from '@memtrail/contracts';
 import type { Response } from 'express';
 import { map, type Observable } from 'rxjs';
 
@@ -15,9 +15,14 @@ export class EnvelopeText<T> {
 
   private constructor(readonly text: string) {}
 
-  /** The envelope around a query-service answer, its data left as the text it arrived as. */
-  static of<T>(reply: Serialized<T>): EnvelopeText<T> {
-    return new EnvelopeText<T>(successJson(reply.json));
+  /**
+   * The envelope around a query-service answer: its data left as the text it arrived as, or
+   * serialised here when a query service of an earlier release sent the data itself.
+   */
+  static of<T>(reply: Serialized<T> | T): EnvelopeText<T> {
+    return new EnvelopeText<T>(
+      isSerialized(reply) ? successJson(reply.json) : JSON.stringify(success(reply)),
+    );
   }
 }
 

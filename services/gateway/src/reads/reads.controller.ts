@@ -55,7 +55,7 @@ export class ReadsController {
 
   /** The answer goes out as the query service serialised it (`Serialized`), unparsed here. */
   private async read<T>(pattern: string, payload: object): Promise<EnvelopeText<T>> {
-    return EnvelopeText.of(await this.query.send<Serialized<T>>(pattern, payload));
+    return EnvelopeText.of(await this.query.send<Serialized<T> | T>(pattern, payload));
   }
 
   private async download(res: Response, pattern: string, payload: object): Promise<void> {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CommitsService } from './commits.service.js';
 import { DiffService } from './diff.service.js';
 import { ExportService } from './export.service.js';
+import { ExportsController } from './exports.controller.js';
 import { GrowersService } from './growers.service.js';
 import { HeadsService } from './heads.service.js';
 import { HistoryService } from './history.service.js';
@@ -18,7 +19,7 @@ import { TimelineCache } from './timeline.cache.js';
 
 @Module({
   imports: [StoreModule],
-  controllers: [ReadsController],
+  controllers: [ReadsController, ExportsController],
   providers: [
     ReportsRepository,
     TimelineCache,
