@@ -4,7 +4,7 @@ import {
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
-import { isSerialized, success, successJson, type Serialized } from '@memtrail/contracts';
+import { isSerialized, successJson, type Serialized } from '@memtrail/contracts';
 import type { Response } from 'express';
 import { map, type Observable } from 'rxjs';
 
@@ -21,7 +21,7 @@ export class EnvelopeText<T> {
    */
   static of<T>(reply: Serialized<T> | T): EnvelopeText<T> {
     return new EnvelopeText<T>(
-      isSerialized(reply) ? successJson(reply.json) : JSON.stringify(success(reply)),
+      successJson(isSerialized(reply) ? reply.json : JSON.stringify(reply)),
     );
   }
 }
