@@ -12,8 +12,17 @@ import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import type { UploadEnvelope } from '@memtrail/contracts';
-import { buildVersion, decodeBlockUpload, storedForm } from '@memtrail/symbol-blocks';
-import { decodeUpload } from '../../services/gateway/src/upload/decode/decode-upload.js';
+import {
+  buildVersion,
+  decodeBlockUpload,
+  fullStoredForm,
+  scanJsonUpload,
+  storedForm,
+} from '@memtrail/symbol-blocks';
+import {
+  decodeParsed,
+  decodeUpload,
+} from '../../services/gateway/src/upload/decode/decode-upload.js';
 import { validateUpload } from '../../services/gateway/src/upload/validate-upload.js';
 import { childEnvelope, percentile, uploadBody, type BodyEncoding } from './support.js';
 
@@ -40,13 +49,18 @@ function timeSteps(steps: Record<string, () => unknown>): Record<string, number[
 
 const decode = (body: Buffer, encoding: BodyEncoding) => () =>
   decodeUpload(
-    { bytes: new Uint8Array(body), encoding: 'gzip', blockForm: encoding === 'blocks' },
+    {
+      bytes: new Uint8Array(body),
+      encoding: encoding === 'identity' ? 'identity' : 'gzip',
+      blockForm: encoding === 'blocks',
+    },
     { maxBytes: 256 * 2 ** 20 },
   );
 
 const json = uploadBody(envelope, 'gzip');
 const text = gunzipSync(json);
 const parsed = JSON.parse(text.toString('utf8')) as UploadEnvelope;
+const scanned = scanJsonUpload(text)!;
 /**
  * The same build as a CI machine reports it: absolute source paths under the checkout (the
  * synthetic build's are relative), so the build root is looked for among them.
@@ -66,8 +80,12 @@ const rows: [string, Record<string, number[]>][] = [
     `JSON envelope, ${(json.length / 1024).toFixed(0)} KiB gzip, ${(text.length / 2 ** 20).toFixed(1)} MiB`,
     timeSteps({
       'decodeUpload (whole)': decode(json, 'gzip'),
+      '— sent uncompressed': decode(text, 'identity'),
       gunzip: () => gunzipSync(json),
       'SHA-256 of the document': () => createHash('sha256').update(text).digest('hex'),
+      'read from the bytes (scanJsonUpload)': () => scanJsonUpload(text),
+      'its stored form (fullStoredForm)': () => fullStoredForm(scanned.envelope, scanned.columns),
+      'parsed whole instead (decodeParsed)': () => decodeParsed(text),
       'JSON.parse': () => JSON.parse(text.toString('utf8')),
       validation: () => validateUpload(parsed),
       'blocks and record (buildVersion)': () => buildVersion(parsed.memory_analysis),

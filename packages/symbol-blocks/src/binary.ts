@@ -3,6 +3,14 @@
  * record is read on every report, diff and ingestion, so it is a compact binary form rather
  * than JSON (a 40k-symbol report has about 1,500 entries, most of them a 16-byte hash).
  */
+/** A number a record cannot hold: a report whose addresses or sizes reach 2^52 or so. */
+export class UnstorableNumber extends RangeError {
+  constructor(readonly value: number) {
+    super(`${value} is not an unsigned integer below 2^53`);
+    this.name = 'UnstorableNumber';
+  }
+}
+
 export class ByteWriter {
   private buffer = Buffer.allocUnsafe(4096);
   private length = 0;
@@ -16,8 +24,7 @@ export class ByteWriter {
 
   /** An unsigned integer up to 2^53 - 1 (addresses and sizes of 64-bit targets fit a double). */
   uint(value: number): void {
-    if (!Number.isSafeInteger(value) || value < 0)
-      throw new RangeError(`${value} is not an unsigned integer`);
+    if (!Number.isSafeInteger(value) || value < 0) throw new UnstorableNumber(value);
     this.reserve(8);
     while (value >= 0x80) {
       this.buffer[this.length++] = (value % 0x80) | 0x80;

@@ -55,6 +55,11 @@ export function encodeRows(section: string, rows: unknown[][]): Buffer {
   return Buffer.from(JSON.stringify([FORMAT, section, rows]), 'utf8');
 }
 
+/** What encodeRows writes before a block's first row… */
+export const rowsOpening = (section: string): string => `[${FORMAT},${JSON.stringify(section)},[`;
+/** …and after its last. */
+export const rowsClosing = ']]';
+
 /** An uploaded symbol's canonical row (the fields of BlockSymbol, in order); older CLIs omit
  * the optional fields. */
 export function canonicalRow(

@@ -8,6 +8,9 @@ export {
 } from './block.js';
 export {
   buildVersion,
+  splitSymbols,
+  symbolColumns,
+  type SymbolColumns,
   MIN_SYMBOLS,
   CUT_MODULUS,
   MAX_SYMBOLS,
@@ -37,6 +40,7 @@ export { blockCounts, blockEvents, occurrences } from './history.js';
 export {
   encodeHeader,
   envelopeFrom,
+  fullStoredForm,
   headerOf,
   storedForm,
   type ReportKind,
@@ -50,3 +54,5 @@ export {
   writeBlockUpload,
   type BlockUpload,
 } from './upload-form.js';
+export { scanJsonUpload, type ScannedUpload } from './json-upload.js';
+export { UnstorableNumber } from './binary.js';

@@ -1,6 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import type { UploadEnvelope } from '@memtrail/contracts';
-import { buildVersion, type BuiltBlock } from './build.js';
+import {
+  buildVersion,
+  splitSymbols,
+  symbolColumns,
+  type BuiltBlock,
+  type SymbolColumns,
+} from './build.js';
 import { encodeRecord, type VersionRecord } from './record.js';
 import { reportSymbols, uploadedSymbol, type BlockLookup } from './symbols.js';
 
@@ -43,13 +49,23 @@ export function encodeHeader(header: unknown): Buffer {
  * if the upload listed some); an identical build none of its own.
  */
 export function storedForm(envelope: UploadEnvelope, kind: ReportKind): StoredForm {
-  const report = envelope.memory_analysis;
+  if (kind === 'full')
+    return fullStoredForm(envelope, symbolColumns(envelope.memory_analysis?.symbols ?? []));
   const header = encodeHeader(headerOf(envelope));
   if (kind === 'identical') return { header, record: null, blocks: [] };
-  const built = buildVersion(
-    kind === 'full'
-      ? { symbols: report?.symbols ?? [], memory_layout: report?.memory_layout ?? {} }
-      : { symbols: [], memory_layout: {} },
-  );
+  const built = buildVersion({ symbols: [], memory_layout: {} });
   return { header, record: encodeRecord(built.record), blocks: built.blocks };
+}
+
+/**
+ * A full build's stored form from its envelope and its symbols' columns: parsed ones, or read
+ * from the upload's bytes (scanJsonUpload, whose envelope has no symbols).
+ */
+export function fullStoredForm(envelope: UploadEnvelope, columns: SymbolColumns): StoredForm {
+  const built = splitSymbols(columns, envelope.memory_analysis?.memory_layout ?? {});
+  return {
+    header: encodeHeader(headerOf(envelope)),
+    record: encodeRecord(built.record),
+    blocks: built.blocks,
+  };
 }

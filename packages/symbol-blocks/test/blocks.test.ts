@@ -16,18 +16,7 @@ import {
   type Block,
   type BuiltVersion,
 } from '@memtrail/symbol-blocks';
-
-/** mulberry32: the same seed gives the same firmware everywhere. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from './support/random.js';
 
 interface Sym {
   name: string;
