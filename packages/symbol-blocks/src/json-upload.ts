@@ -293,21 +293,29 @@ class Scanner {
     return UNKNOWN;
   }
 
-  private symbols(): void {
-    this.expect(OPEN_BRACKET);
+  /** An array's elements after its `[`: `each` reads one, at its first byte. */
+  private elements(each: () => void): void {
     this.ws();
     if (this.u[this.p] === CLOSE_BRACKET) {
       this.p++;
       return;
     }
     for (;;) {
-      this.expect(OPEN_BRACE);
-      this.symbol();
+      this.ws();
+      each();
       this.ws();
       const c = this.u[this.p++];
       if (c === CLOSE_BRACKET) return;
       if (c !== COMMA) notPlain();
     }
+  }
+
+  private symbols(): void {
+    this.expect(OPEN_BRACKET);
+    this.elements(() => {
+      this.expect(OPEN_BRACE);
+      this.symbol();
+    });
   }
 
   /**
@@ -423,27 +431,14 @@ class Scanner {
   /** Any JSON value, checked as JSON.parse would, and passed over. */
   private skipValue(depth: number): void {
     if (depth > MAX_DEPTH) notPlain();
-    const b = this.u;
-    const c = b[this.p];
+    const c = this.u[this.p];
     if (c === QUOTE) this.string();
     else if (c === OPEN_BRACE) {
       this.p++;
       this.members(CLOSE_BRACE, () => this.skipValue(depth + 1));
     } else if (c === OPEN_BRACKET) {
       this.p++;
-      this.ws();
-      if (b[this.p] === CLOSE_BRACKET) {
-        this.p++;
-        return;
-      }
-      for (;;) {
-        this.ws();
-        this.skipValue(depth + 1);
-        this.ws();
-        const next = b[this.p++];
-        if (next === CLOSE_BRACKET) return;
-        if (next !== COMMA) notPlain();
-      }
+      this.elements(() => this.skipValue(depth + 1));
     } else if (c === 0x74) this.literal('true');
     else if (c === 0x66) this.literal('false');
     else if (c === 0x6e) this.literal('null');
