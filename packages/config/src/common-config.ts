@@ -22,4 +22,12 @@ export class CommonConfig {
 
   @IsString()
   METRICS_HOST: string = '0.0.0.0';
+
+  /**
+   * Seconds a shutdown (SIGTERM, SIGINT) may take before the process exits anyway: below
+   * Kubernetes' default grace period of 30 s, so the service logs why it was cut short.
+   */
+  @IsInt()
+  @Min(1)
+  SHUTDOWN_TIMEOUT_S: number = 25;
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@memtrail/config';
-import { createLogger, NestPinoLogger } from '@memtrail/logging';
+import { createLogger, exitIfShutdownStalls, NestPinoLogger } from '@memtrail/logging';
 import { ServiceMetrics, startMetricsServer } from '@memtrail/metrics';
 import { GatewayConfig } from './config.js';
 import { createGatewayApp } from './create-app.js';
@@ -16,6 +16,7 @@ async function main(): Promise<void> {
   const metrics = new ServiceMetrics('gateway');
   const app = await createGatewayApp(config, new NestPinoLogger(logger), metrics);
   app.enableShutdownHooks();
+  exitIfShutdownStalls(config.SHUTDOWN_TIMEOUT_S, logger);
   const webDir = config.WEB_DIST_DIR ?? defaultWebDist;
   if (!serveWeb(app, webDir, config))
     logger.warn({ webDir }, 'web app not built: only the API is served');

@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { ClickHouseClient } from '@memtrail/clickhouse';
 import { loadConfig } from '@memtrail/config';
 import { SqlPool } from '@memtrail/db';
-import { createLogger, NestPinoLogger } from '@memtrail/logging';
+import { createLogger, exitIfShutdownStalls, NestPinoLogger } from '@memtrail/logging';
 import { registerQueueMetrics, ServiceMetrics, startMetricsServer } from '@memtrail/metrics';
 import { createRedisConnection, QueueNames } from '@memtrail/queue';
 import { AppModule } from './app.module.js';
@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     logger: new NestPinoLogger(logger),
   });
   app.enableShutdownHooks();
+  exitIfShutdownStalls(config.SHUTDOWN_TIMEOUT_S, logger);
   await app.init();
   // Probes and Prometheus use a side port: queue depth and age, job and insert timings.
   if (config.METRICS_PORT > 0) {

@@ -4,7 +4,7 @@ import { ServerTCP } from '@nestjs/microservices';
 import { ClickHouseClient } from '@memtrail/clickhouse';
 import { loadConfig } from '@memtrail/config';
 import { SqlPool } from '@memtrail/db';
-import { createLogger, NestPinoLogger } from '@memtrail/logging';
+import { createLogger, exitIfShutdownStalls, NestPinoLogger } from '@memtrail/logging';
 import { ServiceMetrics, startMetricsServer } from '@memtrail/metrics';
 import { AppModule } from './app.module.js';
 import { QueryConfig } from './config.js';
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   });
   app.useGlobalInterceptors(new RpcMetricsInterceptor(metrics));
   app.enableShutdownHooks();
+  exitIfShutdownStalls(config.SHUTDOWN_TIMEOUT_S, logger);
   await app.listen();
   // The TCP transport has no HTTP: probes and Prometheus use this side port.
   if (config.METRICS_PORT > 0) {
