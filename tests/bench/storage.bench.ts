@@ -29,12 +29,12 @@ import { cpus } from 'node:os';
 import pg from 'pg';
 import { createPrismaClient, type PrismaClient } from '@memtrail/db';
 import { metricsPort, readStackEnv, stackPorts } from '@memtrail/local-stack';
+import { seededRandom } from '@memtrail/testing/random';
 import {
   envelope,
   evolve,
   growOneFile,
   initialFirmware,
-  random,
   toReport,
   TYPICAL_CHURN,
   type CommitSpec,
@@ -174,7 +174,7 @@ async function measure(
   kind: 'one-file' | 'scattered',
 ): Promise<Row> {
   const { apiKey } = await benchProject(prisma, `bench-storage-${symbolCount}-${kind}`);
-  const rnd = random(symbolCount + kind.length);
+  const rnd = seededRandom(symbolCount + kind.length);
   let nextId = symbolCount;
   let firmware: SyntheticSymbol[] = initialFirmware(symbolCount, 7);
   const stamp = Date.now();

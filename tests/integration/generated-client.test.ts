@@ -7,11 +7,11 @@ import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { createIsolatedStores, eventually, type IsolatedStores } from '@memtrail/testing';
+import { seededRandom } from '@memtrail/testing/random';
 import {
   envelope,
   evolve,
   initialFirmware,
-  random,
   shaOf,
   toReport,
   type CommitSpec,
@@ -221,7 +221,7 @@ describe('a client generated from /docs/openapi.json', () => {
     // Three commits of one target, uploaded as the CLI does and ingested by the worker.
     const target = 'board';
     const sha = (i: number) => shaOf('generated-client', i);
-    const rnd = random(3);
+    const rnd = seededRandom(3);
     let id = 50_000;
     const first = initialFirmware(120, 5);
     const second = evolve(

@@ -13,13 +13,13 @@ import {
   envelope,
   evolve,
   initialFirmware,
-  random,
   shaOf,
   toReport,
   type CommitSpec,
   type SyntheticSymbol,
 } from '../../services/query/bench/synthetic-firmware.js';
 import { startQueryService, startIngestWorker } from './support/read-services.js';
+import { seededRandom } from '@memtrail/testing/random';
 
 type Body<T> = { status: string; data: T };
 /** A history to read, and which symbols of a build it counts. */
@@ -42,7 +42,7 @@ describe('symbol and file histories after the target changed', () => {
   let project: ProjectWithApiKey;
   const target = 'cached-board';
   const sha = (i: number) => shaOf('history-cache', i);
-  const rnd = random(31);
+  const rnd = seededRandom(31);
   let id = 50_000;
   const churn = { grow: 4, shrink: 3, add: 2, remove: 2, rename: 0, move: 1 };
   const start = Date.parse('2026-09-01T08:00:00Z');

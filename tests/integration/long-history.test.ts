@@ -18,13 +18,13 @@ import {
   envelope,
   evolve,
   initialFirmware,
-  random,
   shaOf,
   toReport,
   type CommitSpec,
   type SyntheticSymbol,
 } from '../../services/query/bench/synthetic-firmware.js';
 import { startQueryService, startIngestWorker } from './support/read-services.js';
+import { seededRandom } from '@memtrail/testing/random';
 
 type Body<T> = { status: string; data: T };
 
@@ -102,7 +102,7 @@ describe('a long history read back symbol for symbol', () => {
     );
     project = created.body.data.project;
 
-    const rnd = random(23);
+    const rnd = seededRandom(23);
     let id = 100_000;
     const nextId = () => id++;
     // Static functions of one name in several files.

@@ -14,11 +14,11 @@ import {
   envelope,
   evolve,
   initialFirmware,
-  random,
   shaOf,
   toReport,
 } from '../../services/query/bench/synthetic-firmware.js';
 import { startIngestWorker } from './support/read-services.js';
+import { seededRandom } from '@memtrail/testing/random';
 
 type Body<T> = { data: T };
 
@@ -46,7 +46,7 @@ describe('deleting a project', () => {
   /** The same history of two targets, three commits each. */
   const uploadHistory = async (project: ProjectWithApiKey) => {
     for (const target of ['board-a', 'board-b']) {
-      const rnd = random(3);
+      const rnd = seededRandom(3);
       let id = 50_000;
       let firmware = initialFirmware(600, 9);
       for (let i = 1; i <= 3; i++) {

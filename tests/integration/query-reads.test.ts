@@ -32,13 +32,13 @@ import {
   envelope,
   evolve,
   initialFirmware,
-  random,
   shaOf,
   toReport,
   type CommitSpec,
   type SyntheticSymbol,
 } from '../../services/query/bench/synthetic-firmware.js';
 import { startQueryService, startIngestWorker } from './support/read-services.js';
+import { seededRandom } from '@memtrail/testing/random';
 
 type Body<T> = { status: string; type: string | null; error: string | null; data: T };
 
@@ -114,7 +114,7 @@ describe('query reads through the gateway', () => {
     );
     project = created.body.data.project;
 
-    const rnd = random(7);
+    const rnd = seededRandom(7);
     let id = 10_000;
     const f1 = initialFirmware(300, 1);
     const f2 = evolve(
@@ -654,7 +654,7 @@ describe('query reads through the gateway', () => {
     await worker!.close();
     worker = undefined;
     const before = reports.get(sha(6))!;
-    const rnd = random(99);
+    const rnd = seededRandom(99);
     let id = 50_000;
     const replaced = evolve(
       firmware.get(sha(6))!,

@@ -1,21 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
+import { seededRandom } from '@memtrail/testing/random';
 import { DwarfParseError } from '../src/dwarf/index.js';
 import { ElfParseError, parseElf } from '../src/elf/index.js';
 import { generateReport } from '../src/report/index.js';
 import { type Firmware, buildFirmware } from './elf-firmware-build.js';
-
-/** Deterministic PRNG (mulberry32) so a failing mutation can be replayed from its iteration number. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const report = (bytes: Uint8Array) => generateReport({ elf: bytes });
 
@@ -55,7 +44,7 @@ describe('malformed input', () => {
   };
 
   it('rejects garbage and truncated files with ElfParseError', () => {
-    const random = prng(1);
+    const random = seededRandom(1);
     const garbage = Uint8Array.from({ length: 4096 }, () => Math.floor(random() * 256));
     expectTypedError(() => parseElf(garbage), ElfParseError, /not an ELF file/);
     garbage.set([0x7f, 0x45, 0x4c, 0x46, 1, 1, 1]);
@@ -109,7 +98,7 @@ describe('malformed input', () => {
   });
 
   it('survives 300 random mutations with a report or a typed error', () => {
-    const random = prng(20261121);
+    const random = seededRandom(20261121);
     const pick = (from: number, size: number) => from + Math.floor(random() * size);
     const outcomes = { report: 0, elf: 0, dwarf: 0 };
     for (let iteration = 0; iteration < 300; iteration++) {

@@ -16,7 +16,7 @@ import {
   type Block,
   type BuiltVersion,
 } from '@memtrail/symbol-blocks';
-import { random } from './support/random.js';
+import { seededRandom } from '@memtrail/testing/random';
 
 interface Sym {
   name: string;
@@ -185,7 +185,7 @@ function reducedDiff(a: MemoryReport, b: MemoryReport) {
 describe('symbol blocks', () => {
   /** The upload's symbols in another order, as a symbol table (not a map file) lists them. */
   const shuffled = (report: MemoryReport): MemoryReport => {
-    const rnd = random(7);
+    const rnd = seededRandom(7);
     const symbols = [...report.symbols];
     for (let i = symbols.length - 1; i > 0; i--) {
       const j = Math.floor(rnd() * (i + 1));
@@ -214,7 +214,7 @@ describe('symbol blocks', () => {
     ['listed in no order', shuffled],
     ['listed in no order above 4 GiB', (r: MemoryReport) => shuffled(moved(r, 2 ** 40))],
   ])('rebuilds every symbol of a report exactly, in address order (%s)', (_, listed) => {
-    const report = listed(layout(firmware(random(1), 3000), ['FLASH', 'RAM']));
+    const report = listed(layout(firmware(seededRandom(1), 3000), ['FLASH', 'RAM']));
     const version = buildVersion(report);
     const symbols = reportSymbols(version.record, lookup(version));
     // In address order, and at one address in the order the upload listed them (linker
@@ -247,7 +247,7 @@ describe('symbol blocks', () => {
   it('gives each symbol the region its section is placed in, also where regions overlap', () => {
     // ChibiOS-style: ram0 spans all RAM, ram1 lies inside it, and the script places .data in
     // ram0. Address containment alone would say ram1 (the smaller region).
-    const report = layout(firmware(random(5), 300, 0), ['FLASH', 'ram0']);
+    const report = layout(firmware(seededRandom(5), 300, 0), ['FLASH', 'ram0']);
     report.memory_layout.ram1 = {
       address: 0x2000_0000,
       limit_size: 0x1_0000,
@@ -264,7 +264,7 @@ describe('symbol blocks', () => {
   });
 
   it('keeps blocks after a change when the link only shifts them', () => {
-    const rnd = random(2);
+    const rnd = seededRandom(2);
     const syms = firmware(rnd, 4000);
     const before = buildVersion(layout(syms, ['FLASH', 'RAM']));
     const grown = syms.map((s) => ({ ...s }));
@@ -283,7 +283,7 @@ describe('symbol blocks', () => {
   });
 
   it('round-trips blocks and version records through their stored forms', () => {
-    const version = buildVersion(layout(firmware(random(3), 2000), ['FLASH', 'RAM']));
+    const version = buildVersion(layout(firmware(seededRandom(3), 2000), ['FLASH', 'RAM']));
     expect(decodeRecord(encodeRecord(version.record))).toEqual(version.record);
     for (const b of version.blocks)
       expect(encodeBlock(decodeBlock(b.canonical))).toEqual(b.canonical);
@@ -291,7 +291,7 @@ describe('symbol blocks', () => {
   });
 
   it("writes a record as changes to its parent's in a few bytes, and reads it back whole", () => {
-    const rnd = random(8);
+    const rnd = seededRandom(8);
     const id = { next: 1_000_000 };
     let syms = firmware(rnd, 4000, 0.01);
     let parent = buildVersion(layout(syms, ['FLASH', 'RAM'])).record;
@@ -308,13 +308,15 @@ describe('symbol blocks', () => {
 
   it('refuses a record or block of another format rather than misreading it', () => {
     expect(() => decodeBlock(Buffer.from('[2,".text",[]]'))).toThrow(/unknown format 2/);
-    const record = encodeRecord(buildVersion(layout(firmware(random(4), 50), ['A', 'B'])).record);
+    const record = encodeRecord(
+      buildVersion(layout(firmware(seededRandom(4), 50), ['A', 'B'])).record,
+    );
     expect(() => decodeRecord(Buffer.concat([record.subarray(0, record.length - 3)]))).toThrow();
   });
 
   it('gives the same diff from the planned blocks as the engine on the full reports', () => {
     for (let seed = 10; seed < 70; seed++) {
-      const rnd = random(seed);
+      const rnd = seededRandom(seed);
       const id = { next: 1_000_000 };
       let syms = firmware(rnd, 400 + Math.floor(rnd() * 800));
       const history = [layout(syms, ['FLASH', 'RAM'])];
@@ -365,7 +367,7 @@ describe('symbol blocks', () => {
 
   it('reads only the changed blocks, and those of names they share with other blocks', () => {
     for (const sharedNames of [0, 0.01]) {
-      const syms = firmware(random(99), 5000, sharedNames);
+      const syms = firmware(seededRandom(99), 5000, sharedNames);
       const grown = syms.map((s) => ({ ...s }));
       for (const i of [100, 2000, 4000]) grown[i]!.size += 8;
       const before = layout(syms, ['FLASH', 'RAM']);
@@ -379,7 +381,7 @@ describe('symbol blocks', () => {
   });
 
   it('counts blocks of every version from events along the chain of bases', () => {
-    const rnd = random(7);
+    const rnd = seededRandom(7);
     const id = { next: 1_000_000 };
     let syms = firmware(rnd, 1500);
     const versions: BuiltVersion[] = [];

@@ -28,13 +28,13 @@ import {
   envelope,
   evolve,
   initialFirmware,
-  random,
   shaOf,
   toReport,
   TYPICAL_CHURN,
   type CommitSpec,
   type SyntheticSymbol,
 } from './synthetic-firmware.js';
+import { seededRandom } from '@memtrail/testing/random';
 
 const env = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -101,7 +101,7 @@ async function setUp(): Promise<SeedState> {
 function* history(
   t: SeedTarget,
 ): Generator<{ spec: CommitSpec; firmware: SyntheticSymbol[] | null }> {
-  const rnd = random(t.seed);
+  const rnd = seededRandom(t.seed);
   let nextId = t.symbols;
   let fw = initialFirmware(t.symbols, t.seed);
   for (let i = 0; i < t.commits; i++) {

@@ -7,6 +7,7 @@
  * add, remove, clone-suffix renames and moves between sections, as real churn does.
  */
 import type { MemoryReport, ReportRegion, ReportSymbol, UploadEnvelope } from '@memtrail/contracts';
+import { seededRandom } from '@memtrail/testing/random';
 
 export interface SyntheticSymbol {
   name: string;
@@ -17,18 +18,6 @@ export interface SyntheticSymbol {
   object_file: string;
   type: 'FUNC' | 'OBJECT';
   binding: 'GLOBAL' | 'LOCAL';
-}
-
-/** Small, fast, seedable PRNG (mulberry32): the same seed gives the same history everywhere. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SECTIONS = ['.text', '.text', '.text', '.text', '.rodata', '.data', '.bss', '.bss'] as const;
@@ -53,7 +42,7 @@ function newSymbol(rnd: () => number, id: number): SyntheticSymbol {
 
 /** A fresh firmware of `count` symbols (plus the vector table), always the same for a seed. */
 export function initialFirmware(count: number, seed: number): SyntheticSymbol[] {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const symbols: SyntheticSymbol[] = [
     {
       name: 'g_pfnVectors',

@@ -2,6 +2,7 @@
 // benchmark: symbols in sections in regions, laid out by address, whose sizes drift commit by
 // commit the way a real project's do (steady growth, the odd new module, occasional cleanups).
 import { createHash } from 'node:crypto';
+import { seededRandom } from '@memtrail/testing/random';
 
 interface SymbolSeed {
   name: string;
@@ -39,18 +40,6 @@ const FILES = [
 const VERBS = ['init', 'read', 'write', 'poll', 'handle_irq', 'configure', 'process', 'flush'];
 
 const HISTORY_SEED = 7;
-
-/** Small deterministic PRNG (mulberry32) so every run uploads the same history. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function seeds(commits: number, rand: () => number): SymbolSeed[] {
   const list: SymbolSeed[] = [];
@@ -158,7 +147,7 @@ export function buildHistory(
   salt: string,
   start = Date.UTC(2026, 0, 5),
 ): HistoryCommit[] {
-  const rand = random(HISTORY_SEED);
+  const rand = seededRandom(HISTORY_SEED);
   const all = seeds(count, rand);
   const commits: HistoryCommit[] = [];
   for (let index = 0; index < count; index++) {
