@@ -35,7 +35,9 @@ import {
   processCpuMs,
   report,
   serviceCpuSeconds,
-  stackClickHousePid,
+  stackPid,
+  threadCpuMs,
+  threadSplit,
   uploadBody,
   uploadPhaseTotals,
   waitForMergesToSettle,
@@ -123,10 +125,12 @@ async function main(): Promise<void> {
   // together.
   const timed: { at: number; ms: number }[] = [];
   const gatewayCpu0 = await serviceCpuSeconds(metricsUrl('gateway'));
+  const gatewayPid = stackPid('gateway');
+  const gatewayThreads0 = threadCpuMs(gatewayPid);
   const phases0 = await uploadPhaseTotals(metricsUrl('gateway'));
   const workerCpu0 = await serviceCpuSeconds(metricsUrl('ingest-worker'));
   // ClickHouse's CPU is counted while it ingests: from the start, or from the queue's resume.
-  let clickhouseCpu0 = processCpuMs(stackClickHousePid());
+  let clickhouseCpu0 = processCpuMs(stackPid('clickhouse'));
   const started = performance.now();
   const startedAt = new Date();
   await Promise.all(
@@ -146,20 +150,23 @@ async function main(): Promise<void> {
   );
   const uploadSeconds = (performance.now() - started) / 1000;
   const gatewayCpu = (await serviceCpuSeconds(metricsUrl('gateway'))) - gatewayCpu0;
+  const gatewayThreads1 = threadCpuMs(gatewayPid);
   const phases = meanPhaseMs(phases0, await uploadPhaseTotals(metricsUrl('gateway')));
   const ingestStartedAt = Date.now();
   if (separatePhases) {
-    clickhouseCpu0 = processCpuMs(stackClickHousePid());
+    clickhouseCpu0 = processCpuMs(stackPid('clickhouse'));
     await queue.resume();
   }
 
   const total = bodies.reduce((n, series) => n + series.length, 0);
+  const gatewayThreads =
+    gatewayPid && threadSplit(gatewayPid, gatewayThreads0, gatewayThreads1, total);
   const where = { target: { projectId } };
   await waitIngested(prisma, projectId, uploaders * uploadsEach);
   const endToEnd = (Date.now() - startedAt.getTime()) / 1000;
   const workerCpu = (await serviceCpuSeconds(metricsUrl('ingest-worker'))) - workerCpu0;
   const ingestSeconds = (Date.now() - ingestStartedAt) / 1000;
-  const clickhouseCpu = processCpuMs(stackClickHousePid()) - clickhouseCpu0;
+  const clickhouseCpu = processCpuMs(stackPid('clickhouse')) - clickhouseCpu0;
   await queue.close();
   redis.disconnect();
   const window = await prisma.report.aggregate({
@@ -225,6 +232,8 @@ async function main(): Promise<void> {
         uploads_per_second: +(total / uploadSeconds).toFixed(1),
         // All of the gateway's threads; the closed-loop ceiling is about cores / this.
         gateway_cpu_ms_per_upload: +((gatewayCpu * 1000) / total).toFixed(1),
+        // The same by thread, when the gateway is the local stack's (null otherwise).
+        gateway_thread_cpu_ms_per_upload: gatewayThreads || null,
         worker_cpu_ms_per_report: +((workerCpu * 1000) / total).toFixed(1),
         // Merges included; NaN (null) with an external ClickHouse.
         clickhouse_cpu_ms_per_report: +(clickhouseCpu / total).toFixed(1),

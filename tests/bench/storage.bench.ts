@@ -47,7 +47,7 @@ import {
   type BodyEncoding,
   processCpuMs,
   serviceCpuSeconds,
-  stackClickHousePid,
+  stackPid,
   waitForMergesToSettle,
 } from './support.js';
 
@@ -57,7 +57,7 @@ const sizes = (env.BENCH_SIZES ?? '10000,40000').split(',').map(Number);
 const children = Number(env.BENCH_CHILDREN ?? 20);
 const idleMs = Number(env.BENCH_IDLE_MS ?? 10_000);
 const encoding = (env.BENCH_ENCODING ?? 'blocks') as BodyEncoding;
-const clickhousePid = env.BENCH_CLICKHOUSE_PID ?? stackClickHousePid();
+const clickhousePid = env.BENCH_CLICKHOUSE_PID ?? stackPid('clickhouse');
 const clickhouseUrl = env.CLICKHOUSE_URL!;
 const clickhouseDatabase = env.CLICKHOUSE_DATABASE ?? 'memtrail';
 const metricsUrl = (service: 'gateway' | 'ingest-worker') =>

@@ -2,7 +2,7 @@
  * Pieces shared by the benchmarks that upload to the running stack: a project with an API key
  * created straight in Postgres, and synthetic builds whose symbols drift a little per commit.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -199,10 +199,53 @@ export function statCpuMs(path: string): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** The local stack's ClickHouse process, when it runs one (from the repository root). */
-export function stackClickHousePid(): string | undefined {
-  const file = join(process.cwd(), '.data', 'run', 'clickhouse.pid');
-  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+/**
+ * A process of the local stack, when it runs one (from the repository root): its pid file,
+ * checked against the process's command line, since a process restarted by hand leaves the
+ * file behind.
+ */
+export function stackPid(service: 'clickhouse' | 'gateway'): string | undefined {
+  const file = join(process.cwd(), '.data', 'run', `${service}.pid`);
+  if (!existsSync(file)) return undefined;
+  const pid = readFileSync(file, 'utf8').trim();
+  const command = `/proc/${pid}/cmdline`;
+  return existsSync(command) && readFileSync(command, 'utf8').includes(service) ? pid : undefined;
+}
+
+/** CPU milliseconds each thread of process `pid` has used, by thread id (none: empty). */
+export function threadCpuMs(pid: string | undefined): Map<string, number> {
+  const tasks = `/proc/${pid}/task`;
+  const threads = new Map<string, number>();
+  if (!pid || !existsSync(tasks)) return threads;
+  for (const tid of readdirSync(tasks)) {
+    try {
+      threads.set(tid, statCpuMs(`${tasks}/${tid}/stat`));
+    } catch {
+      // The thread ended between the listing and the read: it has nothing more to count.
+    }
+  }
+  return threads;
+}
+
+/**
+ * A process's CPU between two `threadCpuMs` readings, per `count` (uploads): its main thread
+ * (the event loop), its busiest other thread (the gateway's first decode thread, which takes
+ * most uploads) and all the others (the second decode thread, V8's collector threads).
+ */
+export function threadSplit(
+  pid: string,
+  before: Map<string, number>,
+  after: Map<string, number>,
+  count: number,
+): { event_loop: number; busiest_other_thread: number; other_threads: number } {
+  const used = [...after].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
+  const others = used.filter((t) => t.tid !== pid).sort((a, b) => b.ms - a.ms);
+  const per = (ms: number) => +(ms / count).toFixed(1);
+  return {
+    event_loop: per(used.find((t) => t.tid === pid)?.ms ?? 0),
+    busiest_other_thread: per(others[0]?.ms ?? 0),
+    other_threads: per(others.slice(1).reduce((sum, t) => sum + t.ms, 0)),
+  };
 }
 
 /** How an upload body is sent: gzip of the block form (our CLI), gzip or plain JSON. */
