@@ -127,10 +127,11 @@ async function main(): Promise<void> {
   const gatewayCpu0 = await serviceCpuSeconds(metricsUrl('gateway'));
   const gatewayPid = stackPid('gateway');
   const gatewayThreads0 = threadCpuMs(gatewayPid);
+  const clickhousePid = stackPid('clickhouse');
   const phases0 = await uploadPhaseTotals(metricsUrl('gateway'));
   const workerCpu0 = await serviceCpuSeconds(metricsUrl('ingest-worker'));
   // ClickHouse's CPU is counted while it ingests: from the start, or from the queue's resume.
-  let clickhouseCpu0 = processCpuMs(stackPid('clickhouse'));
+  let clickhouseCpu0 = processCpuMs(clickhousePid);
   const started = performance.now();
   const startedAt = new Date();
   await Promise.all(
@@ -154,19 +155,20 @@ async function main(): Promise<void> {
   const phases = meanPhaseMs(phases0, await uploadPhaseTotals(metricsUrl('gateway')));
   const ingestStartedAt = Date.now();
   if (separatePhases) {
-    clickhouseCpu0 = processCpuMs(stackPid('clickhouse'));
+    clickhouseCpu0 = processCpuMs(clickhousePid);
     await queue.resume();
   }
 
   const total = bodies.reduce((n, series) => n + series.length, 0);
-  const gatewayThreads =
-    gatewayPid && threadSplit(gatewayPid, gatewayThreads0, gatewayThreads1, total);
+  const gatewayThreads = gatewayPid
+    ? threadSplit(gatewayPid, gatewayThreads0, gatewayThreads1, total)
+    : null;
   const where = { target: { projectId } };
   await waitIngested(prisma, projectId, uploaders * uploadsEach);
   const endToEnd = (Date.now() - startedAt.getTime()) / 1000;
   const workerCpu = (await serviceCpuSeconds(metricsUrl('ingest-worker'))) - workerCpu0;
   const ingestSeconds = (Date.now() - ingestStartedAt) / 1000;
-  const clickhouseCpu = processCpuMs(stackPid('clickhouse')) - clickhouseCpu0;
+  const clickhouseCpu = processCpuMs(clickhousePid) - clickhouseCpu0;
   await queue.close();
   redis.disconnect();
   const window = await prisma.report.aggregate({
@@ -233,7 +235,7 @@ async function main(): Promise<void> {
         // All of the gateway's threads; the closed-loop ceiling is about cores / this.
         gateway_cpu_ms_per_upload: +((gatewayCpu * 1000) / total).toFixed(1),
         // The same by thread, when the gateway is the local stack's (null otherwise).
-        gateway_thread_cpu_ms_per_upload: gatewayThreads || null,
+        gateway_thread_cpu_ms_per_upload: gatewayThreads,
         worker_cpu_ms_per_report: +((workerCpu * 1000) / total).toFixed(1),
         // Merges included; NaN (null) with an external ClickHouse.
         clickhouse_cpu_ms_per_report: +(clickhouseCpu / total).toFixed(1),

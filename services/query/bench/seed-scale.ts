@@ -13,6 +13,7 @@
  * builds, 1% failed builds.
  */
 import { gzipSync } from 'node:zlib';
+import { seededRandom } from '@memtrail/testing/random';
 import {
   api,
   CORE_URL,
@@ -34,7 +35,6 @@ import {
   type CommitSpec,
   type SyntheticSymbol,
 } from './synthetic-firmware.js';
-import { seededRandom } from '@memtrail/testing/random';
 
 const env = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
