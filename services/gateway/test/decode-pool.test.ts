@@ -107,6 +107,26 @@ describe('DecodePool on worker threads', () => {
     expect(json.byteLength).toBe(0);
   });
 
+  it('moves a body read in chunks to the thread, which joins them', async () => {
+    const chunked = (bytes: Buffer) =>
+      Array.from(
+        { length: Math.ceil(bytes.length / 1000) },
+        // Each chunk owns its memory, as those an HTTP request's body arrives in.
+        (_, i) => new Uint8Array(bytes.subarray(i * 1000, (i + 1) * 1000)),
+      );
+    const json = chunked(Buffer.from(JSON.stringify(envelope(sha(5)))));
+    expect(json.length).toBeGreaterThan(2);
+    const decoded = await pool.decode({ bytes: json, encoding: 'identity' });
+    expect(storedEnvelope(decoded)).toEqual(comparable(envelope(sha(5))));
+    expect(json.every((chunk) => chunk.byteLength === 0)).toBe(true);
+    const gzip = chunked(gzipped(envelope(sha(6))));
+    const unzipped = await pool.decode({ bytes: gzip, encoding: 'gzip' });
+    expect(storedEnvelope(unzipped)).toEqual(comparable(envelope(sha(6))));
+    await expect(pool.decode({ bytes: [], encoding: 'identity' })).rejects.toThrow(
+      'Request body is empty',
+    );
+  });
+
   it('rejects bad bodies with the same 4xx as on the event loop', async () => {
     const bad = pool.decode({
       bytes: gzipped({ metadata: { git: { commit_hash: sha(3) }, target_name: 'x' } }),

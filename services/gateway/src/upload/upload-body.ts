@@ -46,11 +46,9 @@ export function readUploadBody(
     );
   }
   if (req.res) sendContinue(req, req.res);
-  const declared = Number(req.headers['content-length']);
-  // With a declared length (already admitted) the body is copied once into its own buffer,
-  // instead of collected and concatenated, which holds it twice for a while.
-  let whole =
-    Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
+  // The chunks are kept as they arrived (each owns its memory) and moved to a decode thread,
+  // which joins them: copying them into one buffer here would allocate the body a second time
+  // on this thread, whose collector counts such memory and marks its whole heap again sooner.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -58,7 +56,6 @@ export function readUploadBody(
     const fail = (error: unknown) => {
       failed = true;
       chunks.length = 0;
-      whole = undefined;
       req.off('data', onData);
       req.resume();
       reject(error);
@@ -70,15 +67,13 @@ export function readUploadBody(
       } catch (error) {
         return fail(error);
       }
-      if (whole) chunk.copy(whole, size);
-      else chunks.push(chunk);
+      chunks.push(chunk);
       size += chunk.length;
     };
     req.on('data', onData);
     req.once('end', () => {
       if (failed) return;
-      const bytes = whole ? whole.subarray(0, size) : Buffer.concat(chunks, size);
-      resolve({ bytes, encoding, blockForm });
+      resolve({ bytes: chunks, encoding, blockForm });
     });
     req.once('error', reject);
   });

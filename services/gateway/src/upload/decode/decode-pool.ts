@@ -118,7 +118,7 @@ export class DecodePool implements OnApplicationShutdown {
     }
     const { result, threadMs } = await this.run<DecodedUpload>(
       { name: 'default', task: { raw, options: this.options } },
-      transferable(raw.bytes),
+      (raw.bytes instanceof Uint8Array ? [raw.bytes] : raw.bytes).flatMap(transferable),
     );
     this.observe('decode', threadMs / 1000);
     this.observe('decode_wait', Math.max(0, performance.now() - start - threadMs) / 1000);

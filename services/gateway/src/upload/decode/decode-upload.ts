@@ -23,7 +23,8 @@ import { validateUpload, type ValidUpload } from '../validate-upload.js';
 
 /** An upload body as read from the request, before anything is decoded. */
 export interface RawUpload {
-  bytes: Uint8Array;
+  /** The body, whole or in the chunks it arrived in. */
+  bytes: Uint8Array | readonly Uint8Array[];
   /** The request's Content-Encoding, lowercased ('identity' when absent). */
   encoding: string;
   /** Sent in block form (BLOCK_UPLOAD_TYPE) rather than as a JSON envelope. */
@@ -60,12 +61,19 @@ export interface DecodedUpload {
 export const tooLarge = (maxBytes: number) =>
   new PayloadTooLargeException(`Request body exceeds the upload limit of ${maxBytes} bytes`);
 
-function decompress(raw: RawUpload, maxBytes: number): Buffer {
-  const bytes = Buffer.from(raw.bytes.buffer, raw.bytes.byteOffset, raw.bytes.byteLength);
-  if (raw.encoding === 'identity' || raw.encoding === '') return bytes;
-  if (raw.encoding !== 'gzip' && raw.encoding !== 'x-gzip') {
+/** The body as one buffer (a copy only when it came in more than one chunk). */
+function joined(bytes: RawUpload['bytes']): Buffer {
+  const [first, ...rest] = bytes instanceof Uint8Array ? [bytes] : bytes;
+  if (!first) return Buffer.alloc(0);
+  if (rest.length > 0) return Buffer.concat([first, ...rest]);
+  return Buffer.from(first.buffer, first.byteOffset, first.byteLength);
+}
+
+function decompress(bytes: Buffer, encoding: string, maxBytes: number): Buffer {
+  if (encoding === 'identity' || encoding === '') return bytes;
+  if (encoding !== 'gzip' && encoding !== 'x-gzip') {
     throw new BadRequestException(
-      `Unsupported Content-Encoding "${raw.encoding}": send JSON or gzip-compressed JSON`,
+      `Unsupported Content-Encoding "${encoding}": send JSON or gzip-compressed JSON`,
     );
   }
   try {
@@ -85,9 +93,10 @@ function decompress(raw: RawUpload, maxBytes: number): Buffer {
  * the 4xx HttpException the client should get.
  */
 export async function decodeUpload(raw: RawUpload, options: DecodeOptions): Promise<DecodedUpload> {
-  if (raw.bytes.byteLength === 0)
+  const body = joined(raw.bytes);
+  if (body.byteLength === 0)
     throw new BadRequestException('Request body is empty: send the report as JSON');
-  const text = decompress(raw, options.maxBytes);
+  const text = decompress(body, raw.encoding, options.maxBytes);
   if (raw.blockForm) return decodeBlockForm(text);
   // Decoding would replace invalid bytes with U+FFFD, storing names that were never uploaded:
   // such a body is refused instead (JSON is UTF-8, RFC 8259; both CLIs send it).
