@@ -23,8 +23,11 @@ import { validateUpload, type ValidUpload } from '../validate-upload.js';
 
 /** An upload body as read from the request, before anything is decoded. */
 export interface RawUpload {
-  /** The body, whole or in the chunks it arrived in. */
-  bytes: Uint8Array | readonly Uint8Array[];
+  /**
+   * The body, whole or in the chunks it arrived in (decodeUpload joins them and empties the
+   * list, so that they can be freed while it decodes).
+   */
+  bytes: Uint8Array | Uint8Array[];
   /** The request's Content-Encoding, lowercased ('identity' when absent). */
   encoding: string;
   /** Sent in block form (BLOCK_UPLOAD_TYPE) rather than as a JSON envelope. */
@@ -61,12 +64,17 @@ export interface DecodedUpload {
 export const tooLarge = (maxBytes: number) =>
   new PayloadTooLargeException(`Request body exceeds the upload limit of ${maxBytes} bytes`);
 
-/** The body as one buffer (a copy only when it came in more than one chunk). */
+/** The body as one buffer: a copy only when it came in more than one chunk, which are let go. */
 function joined(bytes: RawUpload['bytes']): Buffer {
-  const [first, ...rest] = bytes instanceof Uint8Array ? [bytes] : bytes;
-  if (!first) return Buffer.alloc(0);
-  if (rest.length > 0) return Buffer.concat([first, ...rest]);
-  return Buffer.from(first.buffer, first.byteOffset, first.byteLength);
+  if (bytes instanceof Uint8Array)
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const [first] = bytes;
+  const body =
+    bytes.length === 1 && first
+      ? Buffer.from(first.buffer, first.byteOffset, first.byteLength)
+      : Buffer.concat(bytes);
+  bytes.length = 0;
+  return body;
 }
 
 function decompress(bytes: Buffer, encoding: string, maxBytes: number): Buffer {
