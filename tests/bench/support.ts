@@ -272,6 +272,7 @@ export function postUpload(
   apiKey: string,
   body: Uint8Array,
   encoding: BodyEncoding = 'gzip',
+  retried = false,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     const sent = request(
@@ -299,7 +300,13 @@ export function postUpload(
         );
       },
     );
-    sent.once('error', reject);
+    sent.once('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive connection the gateway closed as idle just as this upload reused it: the
+      // upload was never read, so it is sent again on a new connection, once.
+      if (sent.reusedSocket && error.code === 'ECONNRESET' && !retried)
+        resolve(postUpload(gateway, apiKey, body, encoding, true));
+      else reject(error);
+    });
     sent.end(body);
   });
 }
