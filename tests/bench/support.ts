@@ -272,41 +272,41 @@ export function postUpload(
   apiKey: string,
   body: Uint8Array,
   encoding: BodyEncoding = 'gzip',
-  retried = false,
 ): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const sent = request(
-      `${gateway}/upload`,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          Authorization: `Bearer ${apiKey}`,
-          'Content-Type': encoding === 'blocks' ? BLOCK_UPLOAD_TYPE : 'application/json',
-          'Content-Length': body.byteLength,
-          ...(encoding === 'identity' ? {} : { 'Content-Encoding': 'gzip' }),
+  const attempt = (retried: boolean): Promise<Response> =>
+    new Promise((resolve, reject) => {
+      const sent = request(
+        `${gateway}/upload`,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            Authorization: `Bearer ${apiKey}`,
+            'Content-Type': encoding === 'blocks' ? BLOCK_UPLOAD_TYPE : 'application/json',
+            'Content-Length': body.byteLength,
+            ...(encoding === 'identity' ? {} : { 'Content-Encoding': 'gzip' }),
+          },
         },
-      },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.once('error', reject);
-        answer.once('end', () =>
-          resolve(
-            new Response(chunks.length ? Buffer.concat(chunks) : null, {
-              status: answer.statusCode,
-            }),
-          ),
-        );
-      },
-    );
-    sent.once('error', (error: NodeJS.ErrnoException) => {
-      // A kept-alive connection the gateway closed as idle just as this upload reused it: the
-      // upload was never read, so it is sent again on a new connection, once.
-      if (sent.reusedSocket && error.code === 'ECONNRESET' && !retried)
-        resolve(postUpload(gateway, apiKey, body, encoding, true));
-      else reject(error);
+        (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.once('error', reject);
+          answer.once('end', () =>
+            resolve(
+              new Response(chunks.length ? Buffer.concat(chunks) : null, {
+                status: answer.statusCode,
+              }),
+            ),
+          );
+        },
+      );
+      sent.once('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the gateway closed as idle just as this upload reused it:
+        // the upload was never read, so it is sent again on a new connection, once.
+        if (sent.reusedSocket && error.code === 'ECONNRESET' && !retried) resolve(attempt(true));
+        else reject(error);
+      });
+      sent.end(body);
     });
-    sent.end(body);
-  });
+  return attempt(false);
 }

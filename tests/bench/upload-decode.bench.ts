@@ -50,7 +50,7 @@ function timeSteps(steps: Record<string, () => unknown>): Record<string, number[
 const decode = (body: Buffer, encoding: BodyEncoding) => () =>
   decodeUpload(
     {
-      bytes: new Uint8Array(body),
+      chunks: [new Uint8Array(body)],
       encoding: encoding === 'identity' ? 'identity' : 'gzip',
       blockForm: encoding === 'blocks',
     },

@@ -83,7 +83,7 @@ describe('DecodePool on worker threads', () => {
   it('runs on threads and hands back metadata, totals and the stored gzip, not the symbols', async () => {
     expect(pool.size).toBe(2);
     const body = gzipped(envelope(sha(1)));
-    const decoded = await pool.decode({ bytes: body, encoding: 'gzip' });
+    const decoded = await pool.decode({ chunks: [body], encoding: 'gzip' });
     expect(decoded.upload.commitSha).toBe(sha(1));
     expect(decoded.upload.targetName).toBe('board-a');
     expect(decoded.symbolCount).toBe(sample.symbols.length);
@@ -101,7 +101,7 @@ describe('DecodePool on worker threads', () => {
 
   it('moves a plain JSON body to the thread and its stored form back', async () => {
     const json = Buffer.from(JSON.stringify(envelope(sha(2))));
-    const decoded = await pool.decode({ bytes: json, encoding: 'identity' });
+    const decoded = await pool.decode({ chunks: [json], encoding: 'identity' });
     expect(storedEnvelope(decoded)).toEqual(comparable(envelope(sha(2))));
     // The body was moved to the thread, not copied.
     expect(json.byteLength).toBe(0);
@@ -116,29 +116,29 @@ describe('DecodePool on worker threads', () => {
       );
     const json = chunked(Buffer.from(JSON.stringify(envelope(sha(5)))));
     expect(json.length).toBeGreaterThan(2);
-    const decoded = await pool.decode({ bytes: json, encoding: 'identity' });
+    const decoded = await pool.decode({ chunks: json, encoding: 'identity' });
     expect(storedEnvelope(decoded)).toEqual(comparable(envelope(sha(5))));
     expect(json.every((chunk) => chunk.byteLength === 0)).toBe(true);
     const gzip = chunked(gzipped(envelope(sha(6))));
-    const unzipped = await pool.decode({ bytes: gzip, encoding: 'gzip' });
+    const unzipped = await pool.decode({ chunks: gzip, encoding: 'gzip' });
     expect(storedEnvelope(unzipped)).toEqual(comparable(envelope(sha(6))));
-    await expect(pool.decode({ bytes: [], encoding: 'identity' })).rejects.toThrow(
+    await expect(pool.decode({ chunks: [], encoding: 'identity' })).rejects.toThrow(
       'Request body is empty',
     );
   });
 
   it('rejects bad bodies with the same 4xx as on the event loop', async () => {
     const bad = pool.decode({
-      bytes: gzipped({ metadata: { git: { commit_hash: sha(3) }, target_name: 'x' } }),
+      chunks: [gzipped({ metadata: { git: { commit_hash: sha(3) }, target_name: 'x' } })],
       encoding: 'gzip',
     });
     await expect(bad).rejects.toBeInstanceOf(BadRequestException);
     await expect(bad).rejects.toThrow('memory_analysis is required');
-    await expect(pool.decode({ bytes: Buffer.from('not gzip'), encoding: 'gzip' })).rejects.toThrow(
-      'Request body is not valid gzip',
-    );
     await expect(
-      pool.decode({ bytes: gzipSync(Buffer.alloc(2 * 1024 * 1024, 32)), encoding: 'gzip' }),
+      pool.decode({ chunks: [Buffer.from('not gzip')], encoding: 'gzip' }),
+    ).rejects.toThrow('Request body is not valid gzip');
+    await expect(
+      pool.decode({ chunks: [gzipSync(Buffer.alloc(2 * 1024 * 1024, 32))], encoding: 'gzip' }),
     ).rejects.toBeInstanceOf(PayloadTooLargeException);
   });
 
@@ -155,7 +155,7 @@ describe('DecodePool on worker threads', () => {
       })),
     };
     const body = gzipSync(encodeBlockUpload(large));
-    const decoded = await pool.decode({ bytes: body, encoding: 'gzip', blockForm: true });
+    const decoded = await pool.decode({ chunks: [body], encoding: 'gzip', blockForm: true });
     expect(decoded.upload.commitSha).toBe(sha(4));
     expect(decoded.symbolCount).toBe(4000);
     const record = decoded.sentRecord!;
@@ -178,7 +178,7 @@ describe('DecodePool on worker threads', () => {
   it('decodes many uploads at once, each to its own result', async () => {
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        pool.decode({ bytes: gzipped(envelope(sha(100 + i))), encoding: 'gzip' }),
+        pool.decode({ chunks: [gzipped(envelope(sha(100 + i)))], encoding: 'gzip' }),
       ),
     );
     expect(results.map((r) => r.upload.commitSha)).toEqual(
@@ -194,10 +194,10 @@ describe('DecodePool with a bounded queue', () => {
 
   it('answers 503 with Retry-After to uploads beyond the queue, and decodes the others', async () => {
     // Its thread is up once it decoded something.
-    await pool.decode({ bytes: gzipped(envelope(sha(199))), encoding: 'gzip' });
+    await pool.decode({ chunks: [gzipped(envelope(sha(199)))], encoding: 'gzip' });
     const outcomes = await Promise.allSettled(
       Array.from({ length: 8 }, (_, i) =>
-        pool.decode({ bytes: gzipped(envelope(sha(200 + i))), encoding: 'gzip' }),
+        pool.decode({ chunks: [gzipped(envelope(sha(200 + i)))], encoding: 'gzip' }),
       ),
     );
     const refused = outcomes.filter((o) => o.status === 'rejected');
@@ -219,14 +219,14 @@ describe('DecodePool without threads', () => {
   it('decodes on the event loop: a plain JSON body is split for storage, a bad one refused', async () => {
     expect(pool.size).toBe(0);
     const text = JSON.stringify(envelope(sha(4)));
-    const decoded = await pool.decode({ bytes: Buffer.from(text), encoding: 'identity' });
+    const decoded = await pool.decode({ chunks: [Buffer.from(text)], encoding: 'identity' });
     expect(decoded.upload.commitSha).toBe(sha(4));
     expect(storedEnvelope(decoded)).toEqual(comparable(envelope(sha(4))));
     await expect(
-      pool.decode({ bytes: Buffer.from('{"metadata": '), encoding: 'identity' }),
+      pool.decode({ chunks: [Buffer.from('{"metadata": ')], encoding: 'identity' }),
     ).rejects.toThrow('Request body is not valid JSON');
     await expect(
-      pool.decode({ bytes: Buffer.from(JSON.stringify({ metadata: {} })), encoding: '' }),
+      pool.decode({ chunks: [Buffer.from(JSON.stringify({ metadata: {} }))], encoding: '' }),
     ).rejects.toBeInstanceOf(BadRequestException);
   });
 });

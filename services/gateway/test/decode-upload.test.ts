@@ -102,7 +102,7 @@ describe('JSON uploads read from their bytes', () => {
   ])('leave %s to the parsed path, with its answer', async (_, value) => {
     const body = Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
     expect(decodeScanned(body)).toBeNull();
-    const raw = () => ({ bytes: Buffer.from(body), encoding: 'identity' });
+    const raw = () => ({ chunks: [Buffer.from(body)], encoding: 'identity' });
     let parsed: unknown;
     try {
       parsed = comparable(decodeParsed(body));
@@ -119,7 +119,7 @@ describe('JSON uploads read from their bytes', () => {
       symbols: [...sample.symbols, { name: 'x', address: 2 ** 60, size: 2 }],
     };
     for (const text of [JSON.stringify(envelope(far)), pythonStyle(envelope(far))]) {
-      const decoded = decodeUpload({ bytes: Buffer.from(text), encoding: 'identity' }, options);
+      const decoded = decodeUpload({ chunks: [Buffer.from(text)], encoding: 'identity' }, options);
       await expect(decoded).rejects.toBeInstanceOf(BadRequestException);
       await expect(decoded).rejects.toThrow('addresses and sizes must stay below 2^52');
     }
@@ -131,7 +131,7 @@ describe('JSON uploads read from their bytes', () => {
         envelope({ ...sample, symbols: [...sample.symbols, { name: 'x', address: -4, size: 2 }] }),
       ),
     );
-    await expect(decodeUpload({ bytes: body, encoding: 'identity' }, options)).rejects.toThrow(
+    await expect(decodeUpload({ chunks: [body], encoding: 'identity' }, options)).rejects.toThrow(
       `memory_analysis.symbols[${sample.symbols.length}].address must be a non-negative integer`,
     );
   });

@@ -73,7 +73,7 @@ export function readUploadBody(
     req.on('data', onData);
     req.once('end', () => {
       if (failed) return;
-      resolve({ bytes: chunks, encoding, blockForm });
+      resolve({ chunks, encoding, blockForm });
     });
     req.once('error', reject);
   });

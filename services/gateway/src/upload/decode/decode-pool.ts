@@ -108,7 +108,7 @@ export class DecodePool implements OnApplicationShutdown {
     return this.pool?.threads.length ?? 0;
   }
 
-  /** Decodes on a free thread; `raw.bytes` may be moved there, so do not read it afterwards. */
+  /** Decodes on a free thread; `raw.chunks` may be moved there, so do not read it afterwards. */
   async decode(raw: RawUpload): Promise<DecodedUpload> {
     const start = performance.now();
     if (!this.pool) {
@@ -118,7 +118,7 @@ export class DecodePool implements OnApplicationShutdown {
     }
     const { result, threadMs } = await this.run<DecodedUpload>(
       { name: 'default', task: { raw, options: this.options } },
-      (raw.bytes instanceof Uint8Array ? [raw.bytes] : raw.bytes).flatMap(transferable),
+      raw.chunks.flatMap(transferable),
     );
     this.observe('decode', threadMs / 1000);
     this.observe('decode_wait', Math.max(0, performance.now() - start - threadMs) / 1000);

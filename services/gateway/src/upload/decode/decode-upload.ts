@@ -24,10 +24,10 @@ import { validateUpload, type ValidUpload } from '../validate-upload.js';
 /** An upload body as read from the request, before anything is decoded. */
 export interface RawUpload {
   /**
-   * The body, whole or in the chunks it arrived in (decodeUpload joins them and empties the
-   * list, so that they can be freed while it decodes).
+   * The body in the chunks it arrived in (decodeUpload joins them and empties the list, so that
+   * they can be freed while it decodes).
    */
-  bytes: Uint8Array | Uint8Array[];
+  chunks: Uint8Array[];
   /** The request's Content-Encoding, lowercased ('identity' when absent). */
   encoding: string;
   /** Sent in block form (BLOCK_UPLOAD_TYPE) rather than as a JSON envelope. */
@@ -65,16 +65,12 @@ export const tooLarge = (maxBytes: number) =>
   new PayloadTooLargeException(`Request body exceeds the upload limit of ${maxBytes} bytes`);
 
 /** The body as one buffer: a copy only when it came in more than one chunk, which are let go. */
-function joined(bytes: RawUpload['bytes']): Buffer {
-  if (bytes instanceof Uint8Array)
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const [first] = bytes;
-  const body =
-    bytes.length === 1 && first
-      ? Buffer.from(first.buffer, first.byteOffset, first.byteLength)
-      : Buffer.concat(bytes);
-  bytes.length = 0;
-  return body;
+function joined(chunks: Uint8Array[]): Buffer {
+  const parts = chunks.splice(0);
+  const [only] = parts;
+  return parts.length === 1 && only
+    ? Buffer.from(only.buffer, only.byteOffset, only.byteLength)
+    : Buffer.concat(parts);
 }
 
 function decompress(bytes: Buffer, encoding: string, maxBytes: number): Buffer {
@@ -101,7 +97,7 @@ function decompress(bytes: Buffer, encoding: string, maxBytes: number): Buffer {
  * the 4xx HttpException the client should get.
  */
 export async function decodeUpload(raw: RawUpload, options: DecodeOptions): Promise<DecodedUpload> {
-  const body = joined(raw.bytes);
+  const body = joined(raw.chunks);
   if (body.byteLength === 0)
     throw new BadRequestException('Request body is empty: send the report as JSON');
   const text = decompress(body, raw.encoding, options.maxBytes);
